@@ -1,0 +1,38 @@
+#!/bin/bash
+# boot.sh ARCH VARIANT LOG: boot a built kernel, run what its initcalls and
+# /init run, and write the console to LOG.  x86_64 boots under QEMU (KVM if
+# it works, else TCG) with 2 CPUs and a busybox initramfs; UML boots on a
+# hostfs root.  Exits non-zero on timeout.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+arch=$1 variant=$2 log=$3
+out=${LRB_OUT:-$top/build/out}/$arch-$variant
+timeout=${LRB_BOOT_TIMEOUT:-600}
+cmdline=${LRB_CMDLINE:-}
+
+case $arch in
+x86_64)
+	initrd=$top/build/initramfs.cpio.gz
+	[ -f "$initrd" ] || "$here/mkinitramfs.sh" "$initrd"
+	accel=tcg,thread=multi
+	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -smp "${LRB_SMP:-2}" -m 1024 \
+		-kernel "$out/arch/x86/boot/bzImage" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 oops=panic $cmdline" \
+		-nographic -no-reboot </dev/null >"$log" 2>&1
+	;;
+um)
+	root=$top/build/umlroot
+	if [ ! -x "$root/init" ]; then
+		mkdir -p "$root"/{bin,proc,sys,dev,tmp}
+		cp "$(command -v busybox)" "$root/bin/busybox"
+		for t in sh mount echo poweroff; do ln -sf busybox "$root/bin/$t"; done
+		printf '#!/bin/sh\nmount -t proc proc /proc\necho "LRB-INIT: reached /init"\npoweroff -f\n' > "$root/init"
+		chmod +x "$root/init"
+	fi
+	# UML wants a writable TMPDIR for its memory file.
+	timeout "$timeout" "$out/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags="$root" \
+		rw init=/init con=null con0=fd:0,fd:1 panic=-1 oops=panic $cmdline \
+		</dev/null >"$log" 2>&1
+	;;
+esac

@@ -1,0 +1,16 @@
+#!/bin/bash
+# deps.sh: install the Debian packages the harness needs, if missing.
+set -euo pipefail
+pkgs=(linux-source-6.1 quilt sparse coccinelle qemu-system-x86 flex bison bc
+      libelf-dev libssl-dev busybox-static cpio ccache dwarves babeltrace2
+      spin python3 gcc make rsync file xz-utils)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,63 @@
+# Shared helpers of the harness scripts (sourced).
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(dirname "$here")
+tree=${LRB_TREE:-$top/build/linux}
+logdir=$top/build/log
+mkdir -p "$logdir"
+
+passed=0
+failed=0
+skipped=0
+
+# check NAME CMD...: run one check, count it, keep its output in the log.
+check() {
+	local name=$1 log
+	shift
+	log=$logdir/check-${name//[^A-Za-z0-9_.-]/_}.log
+	if "$@" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok: $name"
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $name (log: ${log#"$top"/})"
+		sed 's/^/    /' "$log" | tail -n 20
+	fi
+}
+
+# stage NAME CMD...: run a step, print how long it took; returns its status.
+stage() {
+	local name=$1 t0 rc
+	shift
+	t0=$(date +%s)
+	echo "== $name"
+	"$@"
+	rc=$?
+	echo "== $name: $(($(date +%s) - t0)) s${rc:+, exit $rc}"
+	return $rc
+}
+
+# Files the series creates, and the C files among them.
+series_files() {
+	local p
+	while read -r p _; do
+		case $p in ""|\#*) continue ;; esac
+		awk '/^--- \/dev\/null/ { n = 1; next }
+		     n && /^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print; }
+		     { n = 0 }' "$top/patches/$p"
+	done < "$top/series" | sort -u
+}
+
+series_patches() {
+	grep -v '^[[:space:]]*\(#\|$\)' "$top/series" | awk '{ print $1 }'
+}
+
+# The static checks of the new code, each counted.
+static_checks() {
+	local p f cfiles
+	for p in $(series_patches); do
+		check "checkpatch $p" bash -c "cd '$tree' && scripts/checkpatch.pl --strict --no-tree -q '$top/patches/$p'; test \${PIPESTATUS[0]:-\$?} -eq 0"
+	done
+	cfiles=$(series_files | grep -E '\.[ch]$')
+	check "kernel-doc on new files" bash -c "cd '$tree' && out=\$(scripts/kernel-doc -none $(echo $cfiles) 2>&1); echo \"\$out\"; test -z \"\$out\""
+	check "overlay equals series" "$here/overlay.sh" check
+}

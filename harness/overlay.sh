@@ -1,0 +1,46 @@
+#!/bin/bash
+# overlay.sh export|check: the overlay dirs hold the files the series
+# creates, as they stand after its last patch.  "export" copies them out of
+# the patched tree; "check" fails when they differ or when the overlay has
+# a file the series does not create.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+tree=${LRB_TREE:-$top/build/linux}
+mode=${1:-check}
+
+# Files the series creates: "+++ b/PATH" of a patch whose "---" is /dev/null.
+created() {
+	local p
+	while read -r p _; do
+		case $p in ""|\#*) continue ;; esac
+		awk '/^--- \/dev\/null/ { n = 1; next }
+		     n && /^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print; }
+		     { n = 0 }' "$top/patches/$p"
+	done < "$top/series" | sort -u
+}
+
+bad=0
+files=$(created)
+for f in $files; do
+	case $mode in
+	export)
+		mkdir -p "$top/$(dirname "$f")"
+		cp "$tree/$f" "$top/$f" ;;
+	check)
+		if ! cmp -s "$tree/$f" "$top/$f"; then
+			echo "overlay: $f differs from the series (run make export)"
+			bad=1
+		fi ;;
+	esac
+done
+# Overlay files that the series does not create.
+for d in kernel include Documentation tools scripts; do
+	[ -d "$top/$d" ] || continue
+	while read -r f; do
+		f=${f#"$top"/}
+		grep -qxF "$f" <<<"$files" || { echo "overlay: $f is not created by the series"; bad=1; }
+	done < <(find "$top/$d" -type f)
+done
+[ "$mode" = export ] && echo "overlay: exported $(wc -w <<<"$files") files"
+exit $bad

@@ -1,0 +1,32 @@
+#!/bin/bash
+# test.sh: apply the series, build and boot {UML, x86_64} x {LRB_SYNC_LOCAL,
+# LRB_SYNC_IRQOFF}, count the KUnit cases of each boot, run the static
+# checks, and end with "N passed, N failed".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+t_all=$(date +%s)
+
+stage deps "$here/deps.sh" || exit 1
+stage tree "$here/tree.sh" || exit 1
+
+runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff"}
+for run in $runs; do
+	arch=${run%-*} variant=${run##*-}
+	if ! stage "build $run" "$here/build.sh" "$arch" "$variant" >"$logdir/build-$run.log" 2>&1; then
+		tail -n 30 "$logdir/build-$run.log"
+		echo "FAIL: build $run (log: build/log/build-$run.log)"
+		failed=$((failed + 1))
+		continue
+	fi
+	grep -E '^== ' "$logdir/build-$run.log" || true
+	stage "boot $run" "$here/boot.sh" "$arch" "$variant" "$logdir/boot-$run.log"
+	res=$("$here/ktap.py" "$logdir/boot-$run.log" "$run")
+	head -n -1 <<<"$res"
+	read -r p f s <<<"$(tail -n 1 <<<"$res")"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+done
+
+stage "static checks" static_checks
+echo "== total: $(($(date +%s) - t_all)) s"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

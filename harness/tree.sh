@@ -1,0 +1,28 @@
+#!/bin/bash
+# tree.sh: make build/linux the Debian 6.1 tree with the series applied.
+# The tree is extracted once and reused; the series is re-applied with
+# quilt (pop everything, push everything), so only the files the series
+# touches change.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+tree=${LRB_TREE:-$top/build/linux}
+tarball=$(dpkg -L linux-source-6.1 | grep -m1 'linux-source-6.1.tar.xz$')
+
+if [ ! -f "$tree/Makefile" ]; then
+	echo "tree: extracting $tarball"
+	mkdir -p "$(dirname "$tree")"
+	tmp=$(mktemp -d "$(dirname "$tree")/extract.XXXXXX")
+	tar -C "$tmp" -xf "$tarball"
+	mv "$tmp"/linux-source-6.1 "$tree"
+	rmdir "$tmp"
+fi
+ln -sfn "$top/patches" "$tree/patches"
+ln -sfn "$top/series" "$tree/series"
+cd "$tree"
+export QUILT_PATCHES=patches QUILT_SERIES=series
+if [ -d .pc ] && quilt applied >/dev/null 2>&1; then
+	quilt pop -aq >/dev/null
+fi
+quilt push -aq >/dev/null
+echo "tree: $(make -s kernelversion) + $(quilt applied | wc -l) patches"

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * LRB: a lockless per-CPU tracing ring buffer.
+ *
+ * A channel holds one buffer per possible CPU. Each buffer is split into
+ * num_subbufs sub-buffers of subbuf_size bytes; each sub-buffer is one CTF
+ * packet: a struct lrb_packet_header followed by records. A writer reserves
+ * a slot on its own CPU, fills it and commits it; a reader on any CPU takes
+ * complete sub-buffers one at a time, in order.
+ *
+ * Who may call what (CONFIG_LRB_SYNC_LOCAL):
+ *
+ *              | reserve/commit | get/put_subbuf | flush | create/destroy
+ * -------------+----------------+----------------+-------+---------------
+ * task         |       Y        |       Y        |   Y   |       Y
+ * softirq      |       Y        |       Y        |   N   |       N
+ * hardirq      |       Y        |       Y        |   N   |       N
+ * NMI          |       Y        |       N        |   N   |       N
+ *
+ * Writers nest: a reserve may be made while the same CPU holds up to
+ * LRB_NESTING_MAX - 1 open reservations (task, softirq, hardirq, NMI);
+ * deeper writes are dropped and counted as LRB_LOST_NESTED. A writer only
+ * ever touches the buffer of the CPU it runs on, so writers never contend
+ * across CPUs and use local (non-LOCK) atomics.
+ *
+ * With CONFIG_LRB_SYNC_IRQOFF, a reservation runs with interrupts disabled
+ * until its commit and uses plain loads and stores; a write from NMI context
+ * is dropped and counted as LRB_LOST_NMI.
+ *
+ * Readers of one CPU buffer are serialized by the buffer's reader lock;
+ * readers of different CPU buffers run in parallel.
+ */
+#ifndef _LINUX_LRB_H
+#define _LINUX_LRB_H
+
+#include <linux/types.h>
+#include <linux/string.h>
+
+struct lrb_channel;
+struct lrb_cpu_buf;
+
+/* Size bounds of a channel (all powers of two). */
+#define LRB_SUBBUF_SIZE_MIN	256UL
+#define LRB_SUBBUF_SIZE_MAX	(4UL << 20)
+#define LRB_NUM_SUBBUFS_MIN	2U
+#define LRB_NUM_SUBBUFS_MAX	1024U
+#define LRB_CPU_BUF_SIZE_MAX	(64UL << 20)
+
+/* Depth of writers a CPU may have open at once: task, softirq, irq, NMI. */
+#define LRB_NESTING_MAX		4
+
+/* Event ids 0..LRB_EVENT_ID_MAX are valid. */
+#define LRB_EVENT_ID_MAX	0xfffeU
+
+/**
+ * enum lrb_mode - what a writer does when the buffer is full
+ * @LRB_MODE_DISCARD: drop the new record and count it as LRB_LOST_FULL.
+ * @LRB_MODE_OVERWRITE: reuse the oldest unread sub-buffer (flight recorder)
+ *	and count the records it held as LRB_LOST_OVERWRITTEN.
+ */
+enum lrb_mode {
+	LRB_MODE_DISCARD,
+	LRB_MODE_OVERWRITE,
+};
+
+/**
+ * enum lrb_lost_cause - why a record was not delivered
+ * @LRB_LOST_FULL: discard mode, the buffer was full; or, in either mode,
+ *	the next sub-buffer still had a reservation open (pending commit).
+ * @LRB_LOST_OVERWRITTEN: overwrite mode, the record's sub-buffer was
+ *	reused before the reader took it.
+ * @LRB_LOST_TOO_BIG: the record does not fit in an empty sub-buffer.
+ * @LRB_LOST_NESTED: more than LRB_NESTING_MAX writers were open on the CPU.
+ * @LRB_LOST_NMI: written from NMI context with CONFIG_LRB_SYNC_IRQOFF.
+ * @LRB_LOST_NR: number of causes.
+ */
+enum lrb_lost_cause {
+	LRB_LOST_FULL,
+	LRB_LOST_OVERWRITTEN,
+	LRB_LOST_TOO_BIG,
+	LRB_LOST_NESTED,
+	LRB_LOST_NMI,
+	LRB_LOST_NR,
+};
+
+/**
+ * struct lrb_config - shape of a channel
+ * @subbuf_size: bytes per sub-buffer, a power of two within
+ *	[LRB_SUBBUF_SIZE_MIN, LRB_SUBBUF_SIZE_MAX].
+ * @num_subbufs: sub-buffers per CPU, a power of two within
+ *	[LRB_NUM_SUBBUFS_MIN, LRB_NUM_SUBBUFS_MAX]; their product may not
+ *	exceed LRB_CPU_BUF_SIZE_MAX.
+ * @mode: &enum lrb_mode.
+ * @clock: timestamp source, NMI-safe and non-decreasing on each CPU;
+ *	NULL selects ktime_get_mono_fast_ns().
+ * @wakeup: called from irq_work on the writer's CPU after a sub-buffer of
+ *	@cpu was delivered; may be NULL. Never called from the write path.
+ * @priv: passed to @wakeup.
+ */
+struct lrb_config {
+	size_t subbuf_size;
+	unsigned int num_subbufs;
+	enum lrb_mode mode;
+	u64 (*clock)(void);
+	void (*wakeup)(struct lrb_channel *chan, int cpu, void *priv);
+	void *priv;
+};
+
+/**
+ * struct lrb_stats - counters of one CPU buffer
+ * @written: records the writers asked to write, including the lost ones.
+ * @delivered: records in sub-buffers a reader took and put back.
+ * @lost: records lost, indexed by &enum lrb_lost_cause.
+ * @subbufs_delivered: sub-buffers a reader took and put back.
+ *
+ * Once the buffer is flushed and drained, @written equals @delivered plus
+ * the sum of @lost.
+ */
+struct lrb_stats {
+	u64 written;
+	u64 delivered;
+	u64 lost[LRB_LOST_NR];
+	u64 subbufs_delivered;
+};
+
+/**
+ * struct lrb_slot - a reservation, filled in by lrb_reserve()
+ * @data: where the payload goes; @len bytes.
+ * @len: payload length asked for.
+ * @ts: the record's timestamp.
+ * @buf: private: the CPU buffer.
+ * @cc_index: private: sub-buffer whose commit count the commit adds to.
+ * @commit_size: private: bytes the commit adds (slot, and packet header
+ *	when the slot opened the sub-buffer).
+ * @flags: private: saved interrupt state (CONFIG_LRB_SYNC_IRQOFF).
+ */
+struct lrb_slot {
+	void *data;
+	size_t len;
+	u64 ts;
+	struct lrb_cpu_buf *buf;
+	unsigned long cc_index;
+	unsigned long commit_size;
+	unsigned long flags;
+};
+
+/*
+ * CTF packet header and context at the start of every sub-buffer. Sizes
+ * are in bits as CTF wants them. timestamp_end, content_size, packet_size
+ * and events_discarded are final once the sub-buffer is delivered.
+ */
+#define LRB_PACKET_MAGIC	0xc1fc1fc1U
+
+/**
+ * struct lrb_packet_header - first bytes of each sub-buffer
+ * @magic: LRB_PACKET_MAGIC (the CTF magic number).
+ * @stream_id: CTF stream class id, 0.
+ * @stream_instance_id: the CPU, as CTF stream instance.
+ * @timestamp_begin: timestamp of the first record.
+ * @timestamp_end: timestamp taken when the sub-buffer was closed.
+ * @content_size: bits of header and records.
+ * @packet_size: bits of the sub-buffer, padding included.
+ * @packet_seq_num: sub-buffer number since the channel was created.
+ * @events_discarded: records of this CPU lost before the packet was closed,
+ *	all causes but LRB_LOST_OVERWRITTEN (overwritten packets show as gaps
+ *	in @packet_seq_num).
+ * @cpu_id: the CPU.
+ * @reserved: zero.
+ */
+struct lrb_packet_header {
+	u32 magic;
+	u32 stream_id;
+	u64 stream_instance_id;
+	u64 timestamp_begin;
+	u64 timestamp_end;
+	u64 content_size;
+	u64 packet_size;
+	u64 packet_seq_num;
+	u64 events_discarded;
+	u32 cpu_id;
+	u32 reserved;
+};
+
+/*
+ * Record headers. A record is a header, then the payload, padded to
+ * LRB_RECORD_ALIGN. The compact header is used when the event id and
+ * length fit in 16 bits and the timestamp is less than 2^32 ns after the
+ * previous record of the buffer, so a small event costs 8 bytes of header
+ * (a 4- or 8-byte payload takes 16 bytes in all).
+ */
+#define LRB_RECORD_ALIGN	8
+#define LRB_ID_EXTENDED		0xffffU
+
+/**
+ * struct lrb_record_header - compact record header (8 bytes)
+ * @id: event id, or LRB_ID_EXTENDED for &struct lrb_record_header_ext.
+ * @len: payload bytes.
+ * @ts_low: low 32 bits of the timestamp.
+ */
+struct lrb_record_header {
+	u16 id;
+	u16 len;
+	u32 ts_low;
+};
+
+/**
+ * struct lrb_record_header_ext - extended record header (24 bytes)
+ * @id_ext: LRB_ID_EXTENDED.
+ * @reserved: zero.
+ * @id: event id.
+ * @len: payload bytes.
+ * @reserved2: zero.
+ * @ts: full timestamp.
+ */
+struct lrb_record_header_ext {
+	u16 id_ext;
+	u16 reserved;
+	u32 id;
+	u32 len;
+	u32 reserved2;
+	u64 ts;
+};
+
+/**
+ * struct lrb_subbuf - a sub-buffer a reader holds
+ * @data: start of the sub-buffer (its packet header).
+ * @content_size: bytes of header and records.
+ * @padded_size: bytes of the whole sub-buffer.
+ * @records: number of records in it.
+ * @pos: private: free-running position of the sub-buffer.
+ */
+struct lrb_subbuf {
+	const void *data;
+	size_t content_size;
+	size_t padded_size;
+	unsigned long records;
+	unsigned long pos;
+};
+
+/**
+ * struct lrb_record - one record, decoded by lrb_record_next()
+ * @id: event id.
+ * @len: payload bytes.
+ * @ts: full timestamp.
+ * @data: payload.
+ */
+struct lrb_record {
+	unsigned int id;
+	size_t len;
+	u64 ts;
+	const void *data;
+};
+
+/**
+ * struct lrb_record_iter - cursor over the records of a sub-buffer
+ * @offset: private: byte offset of the next record.
+ * @ts: private: timestamp of the previous record.
+ */
+struct lrb_record_iter {
+	size_t offset;
+	u64 ts;
+};
+
+#ifdef CONFIG_LRB
+
+struct lrb_channel *lrb_channel_create(const struct lrb_config *config);
+void lrb_channel_destroy(struct lrb_channel *chan);
+const struct lrb_config *lrb_channel_config(const struct lrb_channel *chan);
+void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats);
+
+int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
+		unsigned int id, size_t len);
+void lrb_commit(struct lrb_slot *slot);
+int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb);
+int lrb_put_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb);
+void lrb_flush(struct lrb_channel *chan, int cpu);
+bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
+		     struct lrb_record *rec);
+/**
+ * lrb_write() - copy payload bytes into a reserved slot
+ * @slot: the reservation, from a successful lrb_reserve().
+ * @offset: byte offset in the payload.
+ * @src: bytes to copy.
+ * @len: how many; @offset + @len may not exceed the reserved length.
+ */
+static inline void lrb_write(struct lrb_slot *slot, size_t offset,
+			     const void *src, size_t len)
+{
+	memcpy(slot->data + offset, src, len);
+}
+
+/**
+ * lrb_write_record() - reserve, write and commit one record
+ * @chan: the channel.
+ * @id: event id, at most LRB_EVENT_ID_MAX.
+ * @src: payload.
+ * @len: payload bytes.
+ *
+ * Return: 0, or the error of lrb_reserve() (the record is counted lost).
+ */
+static inline int lrb_write_record(struct lrb_channel *chan, unsigned int id,
+				   const void *src, size_t len)
+{
+	struct lrb_slot slot;
+	int ret;
+
+	ret = lrb_reserve(chan, &slot, id, len);
+	if (ret)
+		return ret;
+	lrb_write(&slot, 0, src, len);
+	lrb_commit(&slot);
+	return 0;
+}
+
+#endif /* CONFIG_LRB */
+
+#endif /* _LINUX_LRB_H */

@@ -1,0 +1,987 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LRB: a lockless per-CPU tracing ring buffer.
+ *
+ * Positions. Each CPU buffer has a free-running write position, offset, in
+ * bytes: the sub-buffer of a position is (pos / subbuf_size) % num_subbufs
+ * and its generation is pos / (subbuf_size * num_subbufs). The reader has a
+ * free-running position too, consumed, always at a sub-buffer start.
+ *
+ * Commit counts. Each sub-buffer has a free-running count of the bytes
+ * committed into it. Every generation of a sub-buffer receives exactly
+ * subbuf_size bytes: packet header, records and the padding committed when
+ * the sub-buffer is closed. So generation g of sub-buffer i is complete
+ * exactly when commit[i] == (g + 1) * subbuf_size, and a commit that leaves
+ * the count a multiple of subbuf_size delivers the sub-buffer.
+ *
+ * Writers (one CPU, nested contexts). A reservation reads offset and the
+ * clock, computes its slot and publishes it with local_cmpxchg() on offset;
+ * a context that interrupts it and writes makes the cmpxchg fail, and the
+ * retry reads the clock again, so slot order is timestamp order. A slot
+ * that does not fit closes the sub-buffer (writes its end fields, commits
+ * the padding) and opens the next (writes the packet header). The next
+ * sub-buffer may be opened only when its previous generation is complete
+ * and, in discard mode, consumed; in overwrite mode the writer pushes
+ * consumed past it and counts its records as overwritten.
+ *
+ * Memory ordering. Every barrier is labelled; the pairs are:
+ *
+ * LRB-W1 (lrb_commit_bytes(): smp_wmb() before the commit count add)
+ *	pairs with LRB-R1 (lrb_get_subbuf(): smp_rmb() after the commit count
+ *	read). A reader that sees a complete count sees the records and the
+ *	packet header fields written before every commit that made it up.
+ *
+ * LRB-R2 (lrb_put_subbuf(): cmpxchg of consumed, a full barrier) pairs
+ *	with LRB-W2 (lrb_next_subbuf_free(): acquire load of consumed). A
+ *	writer that sees a sub-buffer released has the reader's loads of it
+ *	ordered before its own stores into it.
+ *
+ * LRB-W3 (lrb_push_reader(): cmpxchg of consumed, a full barrier, before
+ *	the writer stores into the reused sub-buffer) pairs with LRB-R2. A
+ *	reader whose loads of a sub-buffer saw any store of the writer that
+ *	reused it fails its cmpxchg of consumed and reports -EIO.
+ *
+ * With CONFIG_LRB_SYNC_IRQOFF the same protocol runs with interrupts off
+ * from reserve to commit, so the cmpxchg cannot fail and the commit add
+ * needs no atomicity; plain local_read()/local_set() replace them.
+ */
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/err.h>
+#include <linux/hardirq.h>
+#include <linux/irq_work.h>
+#include <linux/log2.h>
+#include <linux/lrb.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+#include <asm/local.h>
+
+/**
+ * struct lrb_cpu_buf - the buffer of one CPU
+ * @offset: free-running write position; written by the owning CPU only.
+ * @last_ts_high: timestamp bits above 32 of a recent record (compact
+ *	headers are used while they do not change).
+ * @nesting: writers open on the owning CPU.
+ * @written: records the writers asked to write.
+ * @lost: records lost, by &enum lrb_lost_cause.
+ * @consumed: free-running reader position (a sub-buffer start).
+ * @reader_lock: serializes readers of this buffer.
+ * @held: a reader holds the sub-buffer at @held_pos.
+ * @held_pos: position of the held sub-buffer.
+ * @delivered: records put back by readers.
+ * @subbufs_delivered: sub-buffers put back by readers.
+ * @chan: the channel.
+ * @data: the sub-buffers, contiguous.
+ * @commit: per sub-buffer commit counts.
+ * @cpu: the owning CPU.
+ * @wakeup_work: runs the wakeup after a delivery, off the write path.
+ */
+struct lrb_cpu_buf {
+	local_t offset ____cacheline_aligned;
+	unsigned long last_ts_high;
+	int nesting;
+	local_t written;
+	local_t lost[LRB_LOST_NR];
+
+	atomic_long_t consumed ____cacheline_aligned;
+	raw_spinlock_t reader_lock;
+	bool held;
+	unsigned long held_pos;
+	u64 delivered;
+	u64 subbufs_delivered;
+
+	struct lrb_channel *chan ____cacheline_aligned;
+	void *data;
+	local_t *commit;
+	int cpu;
+	struct irq_work wakeup_work;
+};
+
+/**
+ * struct lrb_channel - a set of per-CPU buffers
+ * @config: the configuration it was created with.
+ * @subbuf_order: log2(subbuf_size).
+ * @subbuf_mask: subbuf_size - 1.
+ * @buf_order: log2(subbuf_size * num_subbufs).
+ * @buf_mask: subbuf_size * num_subbufs - 1.
+ * @cc_mask: bits of a commit count compared to find completion.
+ * @bufs: the CPU buffers, indexed by CPU.
+ * @node: instance of the CPU hotplug state.
+ */
+struct lrb_channel {
+	struct lrb_config config;
+	unsigned int subbuf_order;
+	unsigned long subbuf_mask;
+	unsigned int buf_order;
+	unsigned long buf_mask;
+	unsigned long cc_mask;
+	struct lrb_cpu_buf **bufs;
+	struct hlist_node node;
+};
+
+static struct lrb_cpu_buf *lrb_cpu_buf(struct lrb_channel *chan, int cpu)
+{
+	if (cpu < 0 || cpu >= nr_cpu_ids || !chan->bufs[cpu])
+		return NULL;
+	return chan->bufs[cpu];
+}
+
+#define LRB_PHDR_SIZE	sizeof(struct lrb_packet_header)
+
+static enum cpuhp_state lrb_cpuhp_state;
+
+/* Synchronization primitives of the two variants. */
+#ifdef CONFIG_LRB_SYNC_LOCAL
+
+static __always_inline bool lrb_writer_enter(struct lrb_slot *slot)
+{
+	preempt_disable_notrace();
+	return true;
+}
+
+static __always_inline void lrb_writer_exit(struct lrb_slot *slot)
+{
+	preempt_enable_notrace();
+}
+
+static __always_inline bool lrb_offset_publish(struct lrb_cpu_buf *buf,
+					       unsigned long old,
+					       unsigned long new)
+{
+	return local_cmpxchg(&buf->offset, old, new) == old;
+}
+
+static __always_inline unsigned long lrb_commit_add(local_t *cc,
+						    unsigned long bytes)
+{
+	return local_add_return(bytes, cc);
+}
+
+#else /* CONFIG_LRB_SYNC_IRQOFF */
+
+static __always_inline bool lrb_writer_enter(struct lrb_slot *slot)
+{
+	local_irq_save(slot->flags);
+	return !in_nmi();
+}
+
+static __always_inline void lrb_writer_exit(struct lrb_slot *slot)
+{
+	local_irq_restore(slot->flags);
+}
+
+/* Interrupts are off and NMIs do not write: nothing can interleave. */
+static __always_inline bool lrb_offset_publish(struct lrb_cpu_buf *buf,
+					       unsigned long old,
+					       unsigned long new)
+{
+	local_set(&buf->offset, new);
+	return true;
+}
+
+static __always_inline unsigned long lrb_commit_add(local_t *cc,
+						    unsigned long bytes)
+{
+	unsigned long v = local_read(cc) + bytes;
+
+	local_set(cc, v);
+	return v;
+}
+
+#endif /* CONFIG_LRB_SYNC_LOCAL */
+
+static __always_inline u64 lrb_clock(const struct lrb_channel *chan)
+{
+	if (chan->config.clock)
+		return chan->config.clock();
+	return ktime_get_mono_fast_ns();
+}
+
+static __always_inline unsigned long lrb_subbuf_index(const struct lrb_channel *chan,
+						      unsigned long pos)
+{
+	return (pos & chan->buf_mask) >> chan->subbuf_order;
+}
+
+static __always_inline void *lrb_pos_addr(const struct lrb_cpu_buf *buf,
+					  unsigned long pos)
+{
+	return buf->data + (pos & buf->chan->buf_mask);
+}
+
+/* Is the generation of sub-buffer that holds @pos fully committed? */
+static bool lrb_commit_done(const struct lrb_channel *chan, unsigned long cc,
+			    unsigned long pos)
+{
+	unsigned long full = ((pos >> chan->buf_order) + 1) << chan->subbuf_order;
+
+	return ((cc - full) & chan->cc_mask) == 0;
+}
+
+static void lrb_lost(struct lrb_cpu_buf *buf, enum lrb_lost_cause cause)
+{
+	local_inc(&buf->lost[cause]);
+}
+
+static u64 lrb_lost_discarded(struct lrb_cpu_buf *buf)
+{
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < LRB_LOST_NR; i++)
+		if (i != LRB_LOST_OVERWRITTEN)
+			sum += local_read(&buf->lost[i]);
+	return sum;
+}
+
+static size_t lrb_record_header_len(const struct lrb_record_header *rh)
+{
+	if (rh->id == LRB_ID_EXTENDED)
+		return sizeof(struct lrb_record_header_ext);
+	return sizeof(*rh);
+}
+
+static size_t lrb_record_payload_len(const struct lrb_record_header *rh)
+{
+	if (rh->id == LRB_ID_EXTENDED)
+		return ((const struct lrb_record_header_ext *)rh)->len;
+	return rh->len;
+}
+
+/*
+ * Count the records of a complete sub-buffer. Returns -EIO when the
+ * records do not tile the content exactly: the sub-buffer is being
+ * overwritten, or corrupt.
+ */
+static long lrb_count_records(const void *sub, size_t content)
+{
+	size_t off = LRB_PHDR_SIZE;
+	long n = 0;
+
+	while (off < content) {
+		const struct lrb_record_header *rh = sub + off;
+		size_t hlen, size;
+
+		if (content - off < sizeof(*rh))
+			return -EIO;
+		hlen = lrb_record_header_len(rh);
+		if (content - off < hlen)
+			return -EIO;
+		size = ALIGN(hlen + lrb_record_payload_len(rh), LRB_RECORD_ALIGN);
+		if (size > content - off)
+			return -EIO;
+		off += size;
+		n++;
+	}
+	return n;
+}
+
+static void lrb_wakeup_work(struct irq_work *work)
+{
+	struct lrb_cpu_buf *buf = container_of(work, struct lrb_cpu_buf,
+					       wakeup_work);
+	struct lrb_channel *chan = buf->chan;
+
+	if (chan->config.wakeup)
+		chan->config.wakeup(chan, buf->cpu, chan->config.priv);
+}
+
+/* Add committed bytes to a sub-buffer; deliver it when that completes it. */
+static __always_inline void lrb_commit_bytes(struct lrb_cpu_buf *buf,
+					     unsigned long index,
+					     unsigned long bytes)
+{
+	unsigned long cc;
+
+	/*
+	 * LRB-W1: order the record, the packet header fields and, for the
+	 * commit that completes the sub-buffer, every earlier commit's
+	 * stores of this CPU, before the count. Pairs with LRB-R1 in
+	 * lrb_get_subbuf().
+	 */
+	smp_wmb();
+	cc = lrb_commit_add(&buf->commit[index], bytes);
+	if (unlikely(!(cc & buf->chan->subbuf_mask)))
+		irq_work_queue(&buf->wakeup_work);
+}
+
+/* Write the end fields of the sub-buffer that holds @pos. */
+static void lrb_close_fields(struct lrb_cpu_buf *buf, unsigned long pos,
+			     size_t content, u64 ts)
+{
+	struct lrb_packet_header *ph;
+
+	ph = lrb_pos_addr(buf, pos & ~buf->chan->subbuf_mask);
+	ph->timestamp_end = ts;
+	ph->content_size = (u64)content * BITS_PER_BYTE;
+	ph->packet_size = (u64)buf->chan->config.subbuf_size * BITS_PER_BYTE;
+	ph->events_discarded = lrb_lost_discarded(buf);
+}
+
+/* Close the sub-buffer holding @old (not at a boundary): pad and commit. */
+static void lrb_switch_out(struct lrb_cpu_buf *buf, unsigned long old, u64 ts)
+{
+	struct lrb_channel *chan = buf->chan;
+	size_t content = old & chan->subbuf_mask;
+
+	lrb_close_fields(buf, old, content, ts);
+	lrb_commit_bytes(buf, lrb_subbuf_index(chan, old),
+			 chan->config.subbuf_size - content);
+}
+
+/*
+ * Write the begin fields of the packet header of the sub-buffer starting at
+ * @start. The end fields belong to whoever closes it, possibly a nested
+ * writer that ran before this: leave them alone.
+ */
+static void lrb_switch_in(struct lrb_cpu_buf *buf, unsigned long start, u64 ts)
+{
+	struct lrb_packet_header *ph = lrb_pos_addr(buf, start);
+
+	ph->magic = LRB_PACKET_MAGIC;
+	ph->stream_id = 0;
+	ph->stream_instance_id = buf->cpu;
+	ph->timestamp_begin = ts;
+	ph->packet_seq_num = start >> buf->chan->subbuf_order;
+	ph->cpu_id = buf->cpu;
+	ph->reserved = 0;
+}
+
+/*
+ * Overwrite mode: take the oldest sub-buffer from the reader, counting its
+ * records as overwritten. Returns false when consumed moved meanwhile (the
+ * reader put it back, or a nested writer pushed it): the caller retries.
+ */
+static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed)
+{
+	struct lrb_channel *chan = buf->chan;
+	const struct lrb_packet_header *ph = lrb_pos_addr(buf, consumed);
+	size_t content = min_t(u64, READ_ONCE(ph->content_size) / BITS_PER_BYTE,
+			       chan->config.subbuf_size);
+	long n = lrb_count_records(ph, content);
+
+	/*
+	 * LRB-W3: full barrier; our stores into the reused sub-buffer come
+	 * after it. Pairs with LRB-R2 in lrb_put_subbuf(). If the reader
+	 * put the sub-buffer back first, its records were delivered and
+	 * this cmpxchg fails.
+	 */
+	if (atomic_long_cmpxchg(&buf->consumed, consumed,
+				consumed + chan->config.subbuf_size) != consumed)
+		return false;
+	/* Complete and not reused (checked by the caller): it parses. */
+	if (!WARN_ON_ONCE(n < 0))
+		local_add(n, &buf->lost[LRB_LOST_OVERWRITTEN]);
+	return true;
+}
+
+/*
+ * May the sub-buffer starting at @start be opened? 0 if so, -ENOSPC when
+ * it is full (discard mode) or still has a pending commit, -EAGAIN when
+ * the caller must recompute (the reader position moved).
+ */
+static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start)
+{
+	struct lrb_channel *chan = buf->chan;
+	unsigned long size = chan->buf_mask + 1;
+	unsigned long consumed, cc;
+
+	/* Its previous generation must be fully committed. */
+	cc = local_read(&buf->commit[lrb_subbuf_index(chan, start)]);
+	if (!lrb_commit_done(chan, cc, start - size))
+		return -ENOSPC;
+
+	/* LRB-W2: pairs with LRB-R2 in lrb_put_subbuf(). */
+	consumed = atomic_long_read_acquire(&buf->consumed);
+	if (start - consumed < size)
+		return 0;
+	if (chan->config.mode == LRB_MODE_DISCARD)
+		return -ENOSPC;
+	return lrb_push_reader(buf, consumed) ? 0 : -EAGAIN;
+}
+
+static __always_inline size_t lrb_header_len(const struct lrb_cpu_buf *buf,
+					     size_t len, u64 ts)
+{
+	if (likely(len <= U16_MAX &&
+		   (unsigned long)(ts >> 32) == READ_ONCE(buf->last_ts_high)))
+		return sizeof(struct lrb_record_header);
+	return sizeof(struct lrb_record_header_ext);
+}
+
+static void lrb_write_header(void *p, unsigned int id, size_t len, u64 ts,
+			     size_t hlen)
+{
+	if (hlen == sizeof(struct lrb_record_header)) {
+		struct lrb_record_header *rh = p;
+
+		rh->id = id;
+		rh->len = len;
+		rh->ts_low = (u32)ts;
+	} else {
+		struct lrb_record_header_ext *rx = p;
+
+		rx->id_ext = LRB_ID_EXTENDED;
+		rx->reserved = 0;
+		rx->id = id;
+		rx->len = len;
+		rx->reserved2 = 0;
+		rx->ts = ts;
+	}
+}
+
+/* Reservation state computed by one pass of the reserve loop. */
+struct lrb_pos {
+	unsigned long old;
+	unsigned long begin;
+	unsigned long end;
+	size_t hlen;
+	u64 ts;
+	bool switch_out;
+	bool switch_in;
+};
+
+/*
+ * The slot does not fit in the current sub-buffer, or none is open:
+ * move to the next one. Returns 0 with @p updated, or a negative error
+ * (-EAGAIN: recompute).
+ */
+static int lrb_reserve_slow(struct lrb_cpu_buf *buf, struct lrb_pos *p,
+			    size_t size)
+{
+	struct lrb_channel *chan = buf->chan;
+	unsigned long start;
+	int ret;
+
+	if (size > chan->config.subbuf_size - LRB_PHDR_SIZE)
+		return -E2BIG;
+	p->switch_out = (p->old & chan->subbuf_mask) != 0;
+	start = ALIGN(p->old, chan->config.subbuf_size);
+	ret = lrb_next_subbuf_free(buf, start);
+	if (ret)
+		return ret;
+	p->switch_in = true;
+	p->begin = start + LRB_PHDR_SIZE;
+	p->end = p->begin + size;
+	return 0;
+}
+
+/**
+ * lrb_reserve() - reserve a slot for one record on this CPU
+ * @chan: the channel.
+ * @slot: filled in; pass it to lrb_write() and lrb_commit().
+ * @id: event id, at most LRB_EVENT_ID_MAX.
+ * @len: payload bytes.
+ *
+ * Callable from any context, NMI included (see the table in lrb.h). On
+ * success, preemption (or, with CONFIG_LRB_SYNC_IRQOFF, interrupts) stays
+ * disabled until lrb_commit(), which must follow on the same CPU.
+ *
+ * Return: 0; -EINVAL for a bad id (not counted); or, with the record
+ * counted as lost: -E2BIG when it can never fit in a sub-buffer, -ENOSPC
+ * when the buffer is full, -EBUSY when writers are nested too deep or
+ * (irq-off variant) the caller is an NMI.
+ */
+int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
+		unsigned int id, size_t len)
+{
+	struct lrb_cpu_buf *buf;
+	struct lrb_pos p;
+	size_t size;
+	int ret;
+
+	if (unlikely(id > LRB_EVENT_ID_MAX))
+		return -EINVAL;
+
+	if (unlikely(!lrb_writer_enter(slot))) {
+		buf = chan->bufs[smp_processor_id()];
+		local_inc(&buf->written);
+		lrb_lost(buf, LRB_LOST_NMI);
+		lrb_writer_exit(slot);
+		return -EBUSY;
+	}
+	buf = chan->bufs[smp_processor_id()];
+	local_inc(&buf->written);
+	if (unlikely(buf->nesting >= LRB_NESTING_MAX)) {
+		lrb_lost(buf, LRB_LOST_NESTED);
+		lrb_writer_exit(slot);
+		return -EBUSY;
+	}
+	buf->nesting++;
+	barrier();
+
+	do {
+		p.old = local_read(&buf->offset);
+		p.ts = lrb_clock(chan);
+		p.hlen = lrb_header_len(buf, len, p.ts);
+		size = ALIGN(p.hlen + len, LRB_RECORD_ALIGN);
+		p.begin = p.old;
+		p.end = p.old + size;
+		p.switch_out = false;
+		p.switch_in = false;
+		if (unlikely(!(p.old & chan->subbuf_mask) ||
+			     (p.old & chan->subbuf_mask) + size >
+			     chan->config.subbuf_size)) {
+			ret = lrb_reserve_slow(buf, &p, size);
+			if (ret == -EAGAIN)
+				continue;
+			if (ret)
+				goto lost;
+		}
+	} while (!lrb_offset_publish(buf, p.old, p.end));
+
+	if (p.switch_out)
+		lrb_switch_out(buf, p.old, p.ts);
+	if (p.switch_in)
+		lrb_switch_in(buf, p.begin - LRB_PHDR_SIZE, p.ts);
+	/* A slot that ends the sub-buffer exactly closes it. */
+	if (!(p.end & chan->subbuf_mask))
+		lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts);
+	WRITE_ONCE(buf->last_ts_high, (unsigned long)(p.ts >> 32));
+
+	lrb_write_header(lrb_pos_addr(buf, p.begin), id, len, p.ts, p.hlen);
+	slot->data = lrb_pos_addr(buf, p.begin) + p.hlen;
+	slot->len = len;
+	slot->ts = p.ts;
+	slot->buf = buf;
+	slot->cc_index = lrb_subbuf_index(chan, p.begin);
+	slot->commit_size = size + (p.switch_in ? LRB_PHDR_SIZE : 0);
+	return 0;
+
+lost:
+	lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);
+	barrier();
+	buf->nesting--;
+	lrb_writer_exit(slot);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(lrb_reserve);
+
+/**
+ * lrb_commit() - make a reserved record visible to readers
+ * @slot: the reservation, from a successful lrb_reserve() on this CPU.
+ *
+ * Delivers the sub-buffer when this commit completes it, and re-enables
+ * what lrb_reserve() disabled.
+ */
+void lrb_commit(struct lrb_slot *slot)
+{
+	struct lrb_cpu_buf *buf = slot->buf;
+
+	lrb_commit_bytes(buf, slot->cc_index, slot->commit_size);
+	barrier();
+	buf->nesting--;
+	lrb_writer_exit(slot);
+}
+EXPORT_SYMBOL_GPL(lrb_commit);
+
+/*
+ * Close the open sub-buffer of @buf, if it holds records, on the CPU that
+ * owns it (or with that CPU offline). Runs as a writer would: nested
+ * writers make the cmpxchg fail and the loop reads the clock again, so
+ * timestamp_end is not before any record of the sub-buffer.
+ */
+static void lrb_switch_local(struct lrb_cpu_buf *buf)
+{
+	struct lrb_channel *chan = buf->chan;
+	unsigned long old, new;
+	struct lrb_slot slot;
+	u64 ts;
+
+	lrb_writer_enter(&slot);
+	do {
+		old = local_read(&buf->offset);
+		if (!(old & chan->subbuf_mask))
+			goto out;
+		ts = lrb_clock(chan);
+		new = ALIGN(old, chan->config.subbuf_size);
+	} while (!lrb_offset_publish(buf, old, new));
+	lrb_switch_out(buf, old, ts);
+out:
+	lrb_writer_exit(&slot);
+}
+
+static void lrb_switch_ipi(void *info)
+{
+	lrb_switch_local(info);
+}
+
+/**
+ * lrb_flush() - deliver the partially filled sub-buffer of a CPU
+ * @chan: the channel.
+ * @cpu: the CPU whose buffer to flush.
+ *
+ * Closes the open sub-buffer, padding it, so a reader can take the tail of
+ * a trace. Runs on @cpu through an IPI, or directly if @cpu is offline.
+ * Records still uncommitted on @cpu complete the delivery when they commit.
+ * Process context only.
+ */
+void lrb_flush(struct lrb_channel *chan, int cpu)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+
+	if (!buf)
+		return;
+	cpus_read_lock();
+	if (cpu_online(cpu))
+		smp_call_function_single(cpu, lrb_switch_ipi, buf, 1);
+	else
+		lrb_switch_local(buf);
+	cpus_read_unlock();
+}
+EXPORT_SYMBOL_GPL(lrb_flush);
+
+/**
+ * lrb_get_subbuf() - take the oldest complete sub-buffer of a CPU
+ * @chan: the channel.
+ * @cpu: the CPU.
+ * @sb: filled in with the sub-buffer; read it, then lrb_put_subbuf().
+ *
+ * In overwrite mode a writer may reuse the sub-buffer while it is held;
+ * lrb_put_subbuf() then fails and what was read must be dropped.
+ *
+ * Return: 0; -EAGAIN if no complete sub-buffer is ready; -EBUSY if one is
+ * already held; -EINVAL for a bad CPU; -EIO if the sub-buffer is corrupt.
+ */
+int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	const struct lrb_packet_header *ph;
+	unsigned long pos, cc, flags;
+	size_t content;
+	long n;
+	int ret = 0;
+
+	if (!buf)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&buf->reader_lock, flags);
+	if (buf->held) {
+		ret = -EBUSY;
+		goto out;
+	}
+retry:
+	pos = atomic_long_read(&buf->consumed);
+	cc = local_read(&buf->commit[lrb_subbuf_index(chan, pos)]);
+	if (!lrb_commit_done(chan, cc, pos)) {
+		if (atomic_long_read(&buf->consumed) != pos)
+			goto retry;
+		ret = -EAGAIN;
+		goto out;
+	}
+	/* LRB-R1: pairs with LRB-W1 in lrb_commit_bytes(). */
+	smp_rmb();
+	ph = lrb_pos_addr(buf, pos);
+	content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
+	n = -EIO;
+	if (READ_ONCE(ph->magic) == LRB_PACKET_MAGIC &&
+	    READ_ONCE(ph->packet_seq_num) == pos >> chan->subbuf_order &&
+	    content >= LRB_PHDR_SIZE && content <= chan->config.subbuf_size)
+		n = lrb_count_records(ph, content);
+	if (n < 0) {
+		/* Overwritten under us: take the next one. */
+		if (atomic_long_read(&buf->consumed) != pos)
+			goto retry;
+		WARN_ON_ONCE(1);
+		ret = -EIO;
+		goto out;
+	}
+	sb->data = ph;
+	sb->content_size = content;
+	sb->padded_size = chan->config.subbuf_size;
+	sb->records = n;
+	sb->pos = pos;
+	buf->held = true;
+	buf->held_pos = pos;
+out:
+	raw_spin_unlock_irqrestore(&buf->reader_lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(lrb_get_subbuf);
+
+/**
+ * lrb_put_subbuf() - give back a sub-buffer taken with lrb_get_subbuf()
+ * @chan: the channel.
+ * @cpu: the CPU.
+ * @sb: the sub-buffer.
+ *
+ * Return: 0, the records counted as delivered; -EINVAL if @sb is not the
+ * held sub-buffer; -EIO if a writer reused it meanwhile (overwrite mode):
+ * what was read is invalid and its records are counted as overwritten.
+ */
+int lrb_put_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	unsigned long flags, pos;
+	int ret = 0;
+
+	if (!buf)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&buf->reader_lock, flags);
+	if (!buf->held || buf->held_pos != sb->pos) {
+		ret = -EINVAL;
+		goto out;
+	}
+	buf->held = false;
+	pos = sb->pos;
+	/*
+	 * LRB-R2: full barrier; our loads of the sub-buffer happen before
+	 * the writer may reuse it. Pairs with LRB-W2 in
+	 * lrb_next_subbuf_free() and LRB-W3 in lrb_push_reader().
+	 */
+	if (atomic_long_cmpxchg(&buf->consumed, pos,
+				pos + chan->config.subbuf_size) != pos) {
+		ret = -EIO;
+		goto out;
+	}
+	buf->delivered += sb->records;
+	buf->subbufs_delivered++;
+out:
+	raw_spin_unlock_irqrestore(&buf->reader_lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(lrb_put_subbuf);
+
+/**
+ * lrb_record_next() - decode the next record of a held sub-buffer
+ * @sb: the sub-buffer, from lrb_get_subbuf().
+ * @it: cursor, zeroed before the first call.
+ * @rec: filled in with the record.
+ *
+ * Return: true with @rec filled in, false after the last record.
+ */
+bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
+		     struct lrb_record *rec)
+{
+	const struct lrb_packet_header *ph = sb->data;
+	const struct lrb_record_header *rh;
+	size_t hlen;
+
+	if (!it->offset) {
+		it->offset = LRB_PHDR_SIZE;
+		it->ts = ph->timestamp_begin;
+	}
+	if (it->offset + sizeof(*rh) > sb->content_size)
+		return false;
+	rh = sb->data + it->offset;
+	hlen = lrb_record_header_len(rh);
+	if (hlen == sizeof(*rh)) {
+		u64 ts = (it->ts & ~(u64)U32_MAX) | rh->ts_low;
+
+		if (ts < it->ts)
+			ts += 1ULL << 32;
+		rec->id = rh->id;
+		rec->ts = ts;
+	} else {
+		const struct lrb_record_header_ext *rx = (const void *)rh;
+
+		rec->id = rx->id;
+		rec->ts = rx->ts;
+	}
+	rec->len = lrb_record_payload_len(rh);
+	rec->data = (const void *)rh + hlen;
+	it->ts = rec->ts;
+	it->offset += ALIGN(hlen + rec->len, LRB_RECORD_ALIGN);
+	return true;
+}
+EXPORT_SYMBOL_GPL(lrb_record_next);
+
+/**
+ * lrb_stats_read() - read the counters of one CPU buffer
+ * @chan: the channel.
+ * @cpu: the CPU.
+ * @stats: filled in; zeroed for a bad CPU.
+ */
+void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	unsigned long flags;
+	int i;
+
+	memset(stats, 0, sizeof(*stats));
+	if (!buf)
+		return;
+	stats->written = local_read(&buf->written);
+	for (i = 0; i < LRB_LOST_NR; i++)
+		stats->lost[i] = local_read(&buf->lost[i]);
+	raw_spin_lock_irqsave(&buf->reader_lock, flags);
+	stats->delivered = buf->delivered;
+	stats->subbufs_delivered = buf->subbufs_delivered;
+	raw_spin_unlock_irqrestore(&buf->reader_lock, flags);
+}
+EXPORT_SYMBOL_GPL(lrb_stats_read);
+
+/**
+ * lrb_channel_config() - the configuration a channel was created with
+ * @chan: the channel.
+ *
+ * Return: the configuration.
+ */
+const struct lrb_config *lrb_channel_config(const struct lrb_channel *chan)
+{
+	return &chan->config;
+}
+EXPORT_SYMBOL_GPL(lrb_channel_config);
+
+static int lrb_config_check(const struct lrb_config *c)
+{
+	u64 total;
+
+	if (!c || !is_power_of_2(c->subbuf_size) ||
+	    c->subbuf_size < LRB_SUBBUF_SIZE_MIN ||
+	    c->subbuf_size > LRB_SUBBUF_SIZE_MAX)
+		return -EINVAL;
+	if (!is_power_of_2(c->num_subbufs) ||
+	    c->num_subbufs < LRB_NUM_SUBBUFS_MIN ||
+	    c->num_subbufs > LRB_NUM_SUBBUFS_MAX)
+		return -EINVAL;
+	if ((u64)c->subbuf_size * c->num_subbufs > LRB_CPU_BUF_SIZE_MAX)
+		return -EINVAL;
+	if (c->mode != LRB_MODE_DISCARD && c->mode != LRB_MODE_OVERWRITE)
+		return -EINVAL;
+	/* All CPU buffers together may take at most half of the memory. */
+	total = (u64)c->subbuf_size * c->num_subbufs * num_possible_cpus();
+	if (total > ((u64)totalram_pages() << PAGE_SHIFT) / 2)
+		return -ENOMEM;
+	return 0;
+}
+
+static void lrb_cpu_buf_free(struct lrb_cpu_buf *buf)
+{
+	if (!buf)
+		return;
+	irq_work_sync(&buf->wakeup_work);
+	vfree(buf->data);
+	kfree(buf->commit);
+	kfree(buf);
+}
+
+static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
+					     int cpu)
+{
+	int node = cpu_to_node(cpu);
+	struct lrb_cpu_buf *buf;
+
+	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL, node);
+	if (!buf)
+		return NULL;
+	buf->chan = chan;
+	buf->cpu = cpu;
+	raw_spin_lock_init(&buf->reader_lock);
+	init_irq_work(&buf->wakeup_work, lrb_wakeup_work);
+	buf->commit = kcalloc_node(chan->config.num_subbufs,
+				   sizeof(*buf->commit), GFP_KERNEL, node);
+	/* Zeroed, and mappable to user space by a later reader. */
+	buf->data = vmalloc_user(chan->buf_mask + 1);
+	if (!buf->commit || !buf->data) {
+		lrb_cpu_buf_free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void lrb_channel_free(struct lrb_channel *chan)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		lrb_cpu_buf_free(chan->bufs[cpu]);
+	kfree(chan->bufs);
+	kfree(chan);
+}
+
+/**
+ * lrb_channel_create() - allocate a channel with a buffer per possible CPU
+ * @config: its shape; copied.
+ *
+ * Buffers exist for every possible CPU, so a CPU that goes offline keeps
+ * its data readable and one that comes online can trace at once.
+ * Process context.
+ *
+ * Return: the channel, or ERR_PTR(-EINVAL) for a bad @config,
+ * ERR_PTR(-ENOMEM) when it does not fit in memory.
+ */
+struct lrb_channel *lrb_channel_create(const struct lrb_config *config)
+{
+	struct lrb_channel *chan;
+	int cpu, ret;
+
+	ret = lrb_config_check(config);
+	if (ret)
+		return ERR_PTR(ret);
+	chan = kzalloc(sizeof(*chan), GFP_KERNEL);
+	if (!chan)
+		return ERR_PTR(-ENOMEM);
+	chan->config = *config;
+	chan->subbuf_order = ilog2(config->subbuf_size);
+	chan->subbuf_mask = config->subbuf_size - 1;
+	chan->buf_order = chan->subbuf_order + ilog2(config->num_subbufs);
+	chan->buf_mask = (1UL << chan->buf_order) - 1;
+	chan->cc_mask = ULONG_MAX >> ilog2(config->num_subbufs);
+	chan->bufs = kcalloc(nr_cpu_ids, sizeof(*chan->bufs), GFP_KERNEL);
+	if (!chan->bufs)
+		goto nomem;
+	for_each_possible_cpu(cpu) {
+		chan->bufs[cpu] = lrb_cpu_buf_alloc(chan, cpu);
+		if (!chan->bufs[cpu])
+			goto nomem;
+	}
+	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_state, &chan->node);
+	if (ret)
+		goto err;
+	return chan;
+nomem:
+	ret = -ENOMEM;
+err:
+	lrb_channel_free(chan);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(lrb_channel_create);
+
+/**
+ * lrb_channel_destroy() - free a channel
+ * @chan: the channel, or NULL.
+ *
+ * The caller must ensure no writer or reader uses it any more (for
+ * writers called from probes: unregister them, then synchronize_rcu()).
+ * Process context.
+ */
+void lrb_channel_destroy(struct lrb_channel *chan)
+{
+	if (!chan)
+		return;
+	cpuhp_state_remove_instance_nocalls(lrb_cpuhp_state, &chan->node);
+	lrb_channel_free(chan);
+}
+EXPORT_SYMBOL_GPL(lrb_channel_destroy);
+
+/*
+ * A CPU is going down: close its open sub-buffer so the reader gets its
+ * tail. Runs on that CPU, in its hotplug thread.
+ */
+static int lrb_cpu_down_prep(unsigned int cpu, struct hlist_node *node)
+{
+	struct lrb_channel *chan = hlist_entry(node, struct lrb_channel, node);
+
+	lrb_switch_local(chan->bufs[cpu]);
+	return 0;
+}
+
+static int __init lrb_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "trace/lrb:online",
+				      NULL, lrb_cpu_down_prep);
+	if (ret < 0)
+		return ret;
+	lrb_cpuhp_state = ret;
+	return 0;
+}
+core_initcall(lrb_init);

@@ -1,0 +1,883 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the LRB ring buffer.
+ *
+ * Each test pins itself to the CPU it starts on and drives the timestamp
+ * clock by hand, so record positions and timestamps are exact. The
+ * sub-buffer geometry the tests rely on (256-byte sub-buffers): a 72-byte
+ * packet header leaves 184 bytes, room for eleven 16-byte records (8-byte
+ * compact header and 8-byte payload) and 8 bytes of padding.
+ */
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/err.h>
+#include <linux/lrb.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+#define SB_SIZE		256UL
+#define PHDR		sizeof(struct lrb_packet_header)
+#define REC8		16UL	/* a record with an 8-byte payload */
+#define PER_SB		((SB_SIZE - PHDR) / REC8)	/* 11 */
+
+static u64 lrb_test_now;
+
+static u64 lrb_test_clock(void)
+{
+	return READ_ONCE(lrb_test_now);
+}
+
+struct lrb_test_ctx {
+	struct lrb_channel *chan;
+	int cpu;
+	struct completion woken;
+	int woken_cpu;
+};
+
+static int lrb_test_init(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->cpu = raw_smp_processor_id();
+	if (set_cpus_allowed_ptr(current, cpumask_of(ctx->cpu)))
+		return -EINVAL;
+	/* Affinity takes effect at the next schedule; we were on ctx->cpu. */
+	ctx->cpu = raw_smp_processor_id();
+	init_completion(&ctx->woken);
+	test->priv = ctx;
+	WRITE_ONCE(lrb_test_now, 1000);
+	return 0;
+}
+
+static void lrb_test_exit(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+
+	lrb_channel_destroy(ctx->chan);
+}
+
+static struct lrb_channel *chan_new(struct kunit *test, size_t subbuf_size,
+				    unsigned int num, enum lrb_mode mode)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_config cfg = {
+		.subbuf_size = subbuf_size,
+		.num_subbufs = num,
+		.mode = mode,
+		.clock = lrb_test_clock,
+	};
+
+	ctx->chan = lrb_channel_create(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->chan));
+	return ctx->chan;
+}
+
+static int write_u64(struct lrb_channel *chan, unsigned int id, u64 v)
+{
+	return lrb_write_record(chan, id, &v, sizeof(v));
+}
+
+/* Write @n 8-byte records carrying first, first + 1, ...; count successes. */
+static unsigned int write_seq(struct lrb_channel *chan, u64 first,
+			      unsigned int n)
+{
+	unsigned int i, ok = 0;
+
+	for (i = 0; i < n; i++)
+		ok += write_u64(chan, 1, first + i) == 0;
+	return ok;
+}
+
+static u64 rec_u64(const struct lrb_record *rec)
+{
+	u64 v;
+
+	memcpy(&v, rec->data, sizeof(v));
+	return v;
+}
+
+static int config_err(size_t subbuf_size, unsigned int num, int mode)
+{
+	struct lrb_config cfg = {
+		.subbuf_size = subbuf_size,
+		.num_subbufs = num,
+		.mode = mode,
+	};
+	struct lrb_channel *chan = lrb_channel_create(&cfg);
+
+	if (IS_ERR(chan))
+		return PTR_ERR(chan);
+	lrb_channel_destroy(chan);
+	return 0;
+}
+
+/*
+ * Drain every complete sub-buffer of the test CPU. Checks that the
+ * records carry consecutive u64 payloads starting at *next (if next is
+ * not NULL) and returns the number of records read.
+ */
+static unsigned long drain(struct kunit *test, struct lrb_channel *chan,
+			   int cpu, u64 *next)
+{
+	struct lrb_subbuf sb;
+	unsigned long total = 0;
+
+	while (lrb_get_subbuf(chan, cpu, &sb) == 0) {
+		struct lrb_record_iter it = {};
+		struct lrb_record rec;
+		unsigned long n = 0;
+
+		while (lrb_record_next(&sb, &it, &rec)) {
+			if (next) {
+				KUNIT_EXPECT_EQ(test, rec_u64(&rec), *next);
+				(*next)++;
+			}
+			n++;
+		}
+		KUNIT_EXPECT_EQ(test, n, sb.records);
+		KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, cpu, &sb), 0);
+		total += n;
+	}
+	return total;
+}
+
+static u64 lost_sum(const struct lrb_stats *st)
+{
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < LRB_LOST_NR; i++)
+		sum += st->lost[i];
+	return sum;
+}
+
+static void lrb_test_config_subbuf_size(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, config_err(0, 4, LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(300, 4, LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(LRB_SUBBUF_SIZE_MIN / 2, 4,
+					 LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(LRB_SUBBUF_SIZE_MAX * 2, 2,
+					 LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(LRB_SUBBUF_SIZE_MIN, 2,
+					 LRB_MODE_DISCARD), 0);
+}
+
+static void lrb_test_config_num_subbufs(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, config_err(4096, 0, LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(4096, 1, LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(4096, 3, LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(256, LRB_NUM_SUBBUFS_MAX * 2,
+					 LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(256, LRB_NUM_SUBBUFS_MAX,
+					 LRB_MODE_DISCARD), 0);
+}
+
+static void lrb_test_config_total(struct kunit *test)
+{
+	/* Each bound holds alone; their product exceeds the CPU maximum. */
+	KUNIT_EXPECT_EQ(test, config_err(LRB_SUBBUF_SIZE_MAX,
+					 LRB_NUM_SUBBUFS_MAX,
+					 LRB_MODE_DISCARD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(LRB_SUBBUF_SIZE_MAX,
+					 2 * LRB_CPU_BUF_SIZE_MAX /
+					 LRB_SUBBUF_SIZE_MAX,
+					 LRB_MODE_DISCARD), -EINVAL);
+}
+
+static void lrb_test_config_mode(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, config_err(4096, 4, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, config_err(4096, 4, -1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(lrb_channel_create(NULL)), -EINVAL);
+}
+
+static void lrb_test_config_readback(struct kunit *test)
+{
+	struct lrb_channel *chan = chan_new(test, 4096, 8, LRB_MODE_OVERWRITE);
+	const struct lrb_config *cfg = lrb_channel_config(chan);
+
+	KUNIT_EXPECT_EQ(test, cfg->subbuf_size, 4096UL);
+	KUNIT_EXPECT_EQ(test, cfg->num_subbufs, 8U);
+	KUNIT_EXPECT_EQ(test, cfg->mode, LRB_MODE_OVERWRITE);
+	KUNIT_EXPECT_TRUE(test, cfg->clock == lrb_test_clock);
+}
+
+static void lrb_test_round_trip(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, 4096, 4, LRB_MODE_DISCARD);
+	static const char msg[] = "lockless ring buffer";
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	struct lrb_subbuf sb;
+	struct lrb_stats st;
+
+	WRITE_ONCE(lrb_test_now, 5000);
+	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 42, msg, sizeof(msg)), 0);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	KUNIT_EXPECT_EQ(test, sb.records, 1UL);
+	KUNIT_ASSERT_TRUE(test, lrb_record_next(&sb, &it, &rec));
+	KUNIT_EXPECT_EQ(test, rec.id, 42U);
+	KUNIT_EXPECT_EQ(test, rec.len, sizeof(msg));
+	KUNIT_EXPECT_EQ(test, rec.ts, 5000ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(rec.data, msg, sizeof(msg)), 0);
+	KUNIT_EXPECT_FALSE(test, lrb_record_next(&sb, &it, &rec));
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.delivered, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.subbufs_delivered, 1ULL);
+}
+
+static void lrb_test_small_event_cost(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, 4096, 4, LRB_MODE_DISCARD);
+	u32 v = 7;
+	struct lrb_subbuf sb;
+
+	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 1, &v, 0), 0);
+	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 1, &v, sizeof(v)), 0);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 9), 0);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	/* 8 bytes for an empty event, 16 for 4- and 8-byte payloads. */
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + 8 + 16 + 16);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+static void lrb_test_exact_fill(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_subbuf sb;
+
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB), PER_SB);
+	/* 8 bytes left: a record with an empty payload fills them. */
+	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 2, NULL, 0), 0);
+	/* Delivered without a flush. */
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	KUNIT_EXPECT_EQ(test, sb.content_size, SB_SIZE);
+	KUNIT_EXPECT_EQ(test, sb.padded_size, SB_SIZE);
+	KUNIT_EXPECT_EQ(test, sb.records, PER_SB + 1);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	/* Nothing was opened after it. */
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+}
+
+static void lrb_test_no_fit_pads(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	const struct lrb_packet_header *ph;
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	struct lrb_subbuf sb;
+
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB + 1), PER_SB + 1);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	ph = sb.data;
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + PER_SB * REC8);
+	KUNIT_EXPECT_EQ(test, ph->content_size, (PHDR + PER_SB * REC8) * 8);
+	KUNIT_EXPECT_EQ(test, ph->packet_size, SB_SIZE * 8);
+	KUNIT_EXPECT_EQ(test, sb.records, PER_SB);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	/* The twelfth record opened the next sub-buffer. */
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + REC8);
+	KUNIT_ASSERT_TRUE(test, lrb_record_next(&sb, &it, &rec));
+	KUNIT_EXPECT_EQ(test, rec_u64(&rec), (u64)PER_SB);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+static void lrb_test_too_big(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	size_t room = SB_SIZE - PHDR - sizeof(struct lrb_record_header);
+	static u8 payload[SB_SIZE];
+	struct lrb_stats st;
+
+	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 1, payload, room + 1),
+			-E2BIG);
+	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 1, payload, 4096), -E2BIG);
+	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 1, payload, room), 0);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_TOO_BIG], 2ULL);
+	KUNIT_EXPECT_EQ(test, st.written, 3ULL);
+	/* The record that fits filled its sub-buffer exactly. */
+	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, NULL), 1UL);
+}
+
+static void lrb_test_bad_id(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_stats st;
+
+	KUNIT_EXPECT_EQ(test, write_u64(chan, LRB_EVENT_ID_MAX + 1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_u64(chan, LRB_EVENT_ID_MAX, 0), 0);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 1ULL);
+	KUNIT_EXPECT_EQ(test, lost_sum(&st), 0ULL);
+}
+
+static void lrb_test_discard_full(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_stats st;
+	u64 next = 0;
+
+	/* Four sub-buffers of eleven records hold 44 of 100. */
+	KUNIT_EXPECT_EQ(test, write_seq(chan, 0, 100), 4 * PER_SB);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 100ULL);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_FULL], 100 - 4 * PER_SB);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next), 4 * PER_SB);
+	/* Room again once drained; the oldest records were kept. */
+	KUNIT_EXPECT_EQ(test, write_seq(chan, next, 3), 3U);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next), 3UL);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
+}
+
+static void lrb_test_overwrite_wrap(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4,
+					    LRB_MODE_OVERWRITE);
+	struct lrb_stats st;
+	u64 next;
+
+	KUNIT_EXPECT_EQ(test, write_seq(chan, 0, 100), 100U);
+	/*
+	 * Records 0..98 fill nine sub-buffers, record 99 opens the tenth:
+	 * six sub-buffers of eleven were reused.
+	 */
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_OVERWRITTEN], 6 * PER_SB);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_FULL], 0ULL);
+	lrb_flush(chan, ctx->cpu);
+	next = 6 * PER_SB;
+	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next),
+			100 - 6 * PER_SB);
+	KUNIT_EXPECT_EQ(test, next, 100ULL);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
+}
+
+static void lrb_test_overwrite_held(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 2,
+					    LRB_MODE_OVERWRITE);
+	struct lrb_subbuf sb;
+	struct lrb_stats st;
+
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB + 1), PER_SB + 1);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	/* Wrap onto the held sub-buffer. */
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 100, PER_SB), PER_SB);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), -EIO);
+	lrb_flush(chan, ctx->cpu);
+	drain(test, chan, ctx->cpu, NULL);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_OVERWRITTEN], PER_SB);
+	KUNIT_EXPECT_EQ(test, st.delivered, PER_SB + 1);
+	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
+}
+
+static void lrb_test_get_put_order(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_subbuf sb, other;
+	u64 seq;
+
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 3 * PER_SB + 1), 3 * PER_SB + 1);
+	for (seq = 0; seq < 3; seq++) {
+		const struct lrb_packet_header *ph;
+
+		KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+		ph = sb.data;
+		KUNIT_EXPECT_EQ(test, ph->packet_seq_num, seq);
+		KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &other),
+				-EBUSY);
+		other = sb;
+		other.pos += SB_SIZE;
+		KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &other),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+		KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb),
+				-EINVAL);
+	}
+	/* The fourth is still open. */
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+}
+
+static void lrb_test_incomplete_refused(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_subbuf sb;
+
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), -EINVAL);
+}
+
+static void lrb_test_flush_partial(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_subbuf sb;
+	u64 next = 0;
+
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 3), 3U);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + 3 * REC8);
+	KUNIT_EXPECT_EQ(test, sb.records, 3UL);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	/* A flush with nothing open delivers nothing. */
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+	/* Writing goes on in a new sub-buffer. */
+	next = 3;
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 3, 2), 2U);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next), 2UL);
+}
+
+static void lrb_test_nested_writers(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_slot outer, inner;
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	struct lrb_subbuf sb;
+	u64 a = 0xaaaa, b = 0xbbbb;
+
+	WRITE_ONCE(lrb_test_now, 100);
+	KUNIT_ASSERT_EQ(test, lrb_reserve(chan, &outer, 1, sizeof(a)), 0);
+	WRITE_ONCE(lrb_test_now, 200);
+	KUNIT_ASSERT_EQ(test, lrb_reserve(chan, &inner, 2, sizeof(b)), 0);
+	lrb_write(&inner, 0, &b, sizeof(b));
+	lrb_commit(&inner);
+	lrb_write(&outer, 0, &a, sizeof(a));
+	lrb_commit(&outer);
+	lrb_flush(chan, ctx->cpu);
+
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	KUNIT_ASSERT_TRUE(test, lrb_record_next(&sb, &it, &rec));
+	KUNIT_EXPECT_EQ(test, rec.id, 1U);
+	KUNIT_EXPECT_EQ(test, rec_u64(&rec), a);
+	KUNIT_EXPECT_EQ(test, rec.ts, 100ULL);
+	KUNIT_ASSERT_TRUE(test, lrb_record_next(&sb, &it, &rec));
+	KUNIT_EXPECT_EQ(test, rec.id, 2U);
+	KUNIT_EXPECT_EQ(test, rec_u64(&rec), b);
+	KUNIT_EXPECT_EQ(test, rec.ts, 200ULL);
+	KUNIT_EXPECT_FALSE(test, lrb_record_next(&sb, &it, &rec));
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+static void lrb_test_nesting_limit(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_slot slot[LRB_NESTING_MAX + 1];
+	struct lrb_stats st;
+	int i;
+
+	for (i = 0; i < LRB_NESTING_MAX; i++)
+		KUNIT_ASSERT_EQ(test, lrb_reserve(chan, &slot[i], 1, 8), 0);
+	KUNIT_EXPECT_EQ(test, lrb_reserve(chan, &slot[i], 1, 8), -EBUSY);
+	for (i = LRB_NESTING_MAX - 1; i >= 0; i--) {
+		u64 v = i;
+
+		lrb_write(&slot[i], 0, &v, sizeof(v));
+		lrb_commit(&slot[i]);
+	}
+	/* Once closed, a reservation is possible again. */
+	KUNIT_EXPECT_EQ(test, write_u64(chan, 1, LRB_NESTING_MAX), 0);
+	lrb_flush(chan, ctx->cpu);
+	{
+		u64 next = 0;
+
+		KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next),
+				(unsigned long)LRB_NESTING_MAX + 1);
+	}
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_NESTED], 1ULL);
+	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
+}
+
+static void lrb_test_open_slot_blocks_delivery(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_subbuf sb;
+	struct lrb_slot open;
+	u64 v = 0;
+
+	KUNIT_ASSERT_EQ(test, lrb_reserve(chan, &open, 1, sizeof(v)), 0);
+	/* Fill the rest of the sub-buffer and move to the next one. */
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 1, PER_SB), PER_SB);
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+	lrb_write(&open, 0, &v, sizeof(v));
+	lrb_commit(&open);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	KUNIT_EXPECT_EQ(test, sb.records, PER_SB);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+static void lrb_test_timestamps(struct kunit *test)
+{
+	static const u64 when[] = {
+		10, 10, 11, 500, (1ULL << 32) - 1, 1ULL << 32,
+		(1ULL << 32) + 5, 3ULL << 33, (3ULL << 33) + 1,
+	};
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, 4096, 4, LRB_MODE_DISCARD);
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	struct lrb_subbuf sb;
+	u64 prev = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(when); i++) {
+		WRITE_ONCE(lrb_test_now, when[i]);
+		KUNIT_ASSERT_EQ(test, write_u64(chan, 3, i), 0);
+	}
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	for (i = 0; lrb_record_next(&sb, &it, &rec); i++) {
+		KUNIT_ASSERT_LT(test, i, (int)ARRAY_SIZE(when));
+		KUNIT_EXPECT_EQ(test, rec.ts, when[i]);
+		KUNIT_EXPECT_GE(test, rec.ts, prev);
+		KUNIT_EXPECT_EQ(test, rec_u64(&rec), (u64)i);
+		prev = rec.ts;
+	}
+	KUNIT_EXPECT_EQ(test, i, (int)ARRAY_SIZE(when));
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+static void lrb_test_extended_header(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, 4096, 4, LRB_MODE_DISCARD);
+	const size_t ext = sizeof(struct lrb_record_header_ext);
+	struct lrb_subbuf sb;
+
+	WRITE_ONCE(lrb_test_now, 1000);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 0), 0);
+	/* 5 s later: more than 2^32 ns, the long form is needed. */
+	WRITE_ONCE(lrb_test_now, 1000 + 5000000000ULL);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 1), 0);
+	/* Same high bits again: compact. */
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 2), 0);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + REC8 + ext + 8 + REC8);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+static void lrb_test_long_record(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, 1UL << 17, 2,
+					    LRB_MODE_DISCARD);
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	struct lrb_subbuf sb;
+	size_t len = 70000;
+	u8 *p = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memset(p, 0x5a, len);
+	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 9, p, len), 0);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	KUNIT_ASSERT_TRUE(test, lrb_record_next(&sb, &it, &rec));
+	KUNIT_EXPECT_EQ(test, rec.id, 9U);
+	KUNIT_EXPECT_EQ(test, rec.len, len);
+	KUNIT_EXPECT_EQ(test, memcmp(rec.data, p, len), 0);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+static void lrb_test_packet_header(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	static u8 big[SB_SIZE];
+	const struct lrb_packet_header *ph;
+	struct lrb_subbuf sb;
+	int i;
+
+	for (i = 0; i < PER_SB; i++) {
+		WRITE_ONCE(lrb_test_now, 2000 + i);
+		KUNIT_ASSERT_EQ(test, write_u64(chan, 1, i), 0);
+	}
+	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 1, big, sizeof(big)),
+			-E2BIG);
+	WRITE_ONCE(lrb_test_now, 3000);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, i), 0);
+
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	ph = sb.data;
+	KUNIT_EXPECT_EQ(test, ph->magic, LRB_PACKET_MAGIC);
+	KUNIT_EXPECT_EQ(test, ph->stream_id, 0U);
+	KUNIT_EXPECT_EQ(test, ph->stream_instance_id, (u64)ctx->cpu);
+	KUNIT_EXPECT_EQ(test, ph->cpu_id, (u32)ctx->cpu);
+	KUNIT_EXPECT_EQ(test, ph->packet_seq_num, 0ULL);
+	KUNIT_EXPECT_EQ(test, ph->timestamp_begin, 2000ULL);
+	/* Closed by the record that did not fit, at its time. */
+	KUNIT_EXPECT_EQ(test, ph->timestamp_end, 3000ULL);
+	KUNIT_EXPECT_EQ(test, ph->content_size, (PHDR + PER_SB * REC8) * 8);
+	KUNIT_EXPECT_EQ(test, ph->packet_size, SB_SIZE * 8);
+	KUNIT_EXPECT_EQ(test, ph->events_discarded, 1ULL);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+
+	WRITE_ONCE(lrb_test_now, 4000);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	ph = sb.data;
+	KUNIT_EXPECT_EQ(test, ph->packet_seq_num, 1ULL);
+	KUNIT_EXPECT_EQ(test, ph->timestamp_begin, 3000ULL);
+	KUNIT_EXPECT_EQ(test, ph->timestamp_end, 4000ULL);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+static void lrb_test_stats_reconcile(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 2, LRB_MODE_DISCARD);
+	static u8 big[SB_SIZE];
+	struct lrb_stats st;
+	unsigned long got = 0;
+	int round;
+
+	for (round = 0; round < 5; round++) {
+		write_seq(chan, 0, 3 * PER_SB);
+		lrb_write_record(chan, 1, big, sizeof(big));
+		got += drain(test, chan, ctx->cpu, NULL);
+	}
+	lrb_flush(chan, ctx->cpu);
+	got += drain(test, chan, ctx->cpu, NULL);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 5ULL * (3 * PER_SB + 1));
+	KUNIT_EXPECT_EQ(test, st.delivered, (u64)got);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_TOO_BIG], 5ULL);
+	KUNIT_EXPECT_GT(test, st.lost[LRB_LOST_FULL], 0ULL);
+	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
+}
+
+static void lrb_test_bad_cpu(struct kunit *test)
+{
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 2, LRB_MODE_DISCARD);
+	struct lrb_subbuf sb = {};
+	struct lrb_stats st;
+
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, -1, &sb), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, nr_cpu_ids, &sb), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, nr_cpu_ids, &sb), -EINVAL);
+	lrb_flush(chan, nr_cpu_ids);
+	memset(&st, 0xff, sizeof(st));
+	lrb_stats_read(chan, -1, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 0ULL);
+}
+
+static void lrb_test_wakeup_fn(struct lrb_channel *chan, int cpu, void *priv)
+{
+	struct lrb_test_ctx *ctx = priv;
+
+	ctx->woken_cpu = cpu;
+	complete(&ctx->woken);
+}
+
+static void lrb_test_wakeup(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_config cfg = {
+		.subbuf_size = SB_SIZE,
+		.num_subbufs = 2,
+		.wakeup = lrb_test_wakeup_fn,
+		.priv = ctx,
+	};
+
+	ctx->chan = lrb_channel_create(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->chan));
+	KUNIT_ASSERT_EQ(test, write_seq(ctx->chan, 0, PER_SB), PER_SB);
+	/* No sub-buffer delivered yet: no wakeup. */
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&ctx->woken,
+							  HZ / 10), 0UL);
+	KUNIT_ASSERT_EQ(test, write_u64(ctx->chan, 1, 0), 0);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&ctx->woken,
+							  5 * HZ), 0UL);
+	KUNIT_EXPECT_EQ(test, ctx->woken_cpu, ctx->cpu);
+}
+
+struct lrb_test_ipi {
+	struct lrb_channel *chan;
+	u64 v;
+	int ret;
+};
+
+static void lrb_test_ipi_write(void *info)
+{
+	struct lrb_test_ipi *w = info;
+
+	w->ret = write_u64(w->chan, smp_processor_id(), w->v);
+}
+
+/*
+ * Write one record from an IPI callback on @cpu: in hardirq context, or in
+ * the idle loop with interrupts off when @cpu was polling.
+ */
+static int ipi_write(int cpu, struct lrb_test_ipi *w)
+{
+	return smp_call_function_single(cpu, lrb_test_ipi_write, w, 1);
+}
+
+static void lrb_test_irq_writers(struct kunit *test)
+{
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_test_ipi w = { .chan = chan };
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct lrb_record_iter it = {};
+		struct lrb_record rec;
+		struct lrb_subbuf sb;
+
+		w.v = 1000 + cpu;
+		KUNIT_EXPECT_EQ(test, ipi_write(cpu, &w), 0);
+		KUNIT_EXPECT_EQ(test, w.ret, 0);
+		lrb_flush(chan, cpu);
+		KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, cpu, &sb), 0);
+		KUNIT_ASSERT_TRUE(test, lrb_record_next(&sb, &it, &rec));
+		KUNIT_EXPECT_EQ(test, rec.id, (unsigned int)cpu);
+		KUNIT_EXPECT_EQ(test, rec_u64(&rec), 1000ULL + cpu);
+		KUNIT_EXPECT_EQ(test, ((const struct lrb_packet_header *)
+				       sb.data)->cpu_id, (u32)cpu);
+		KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, cpu, &sb), 0);
+	}
+}
+
+/*
+ * A CPU that can go offline, not the one the test runs on (the test moves
+ * itself away if needed); -1 if there is none.
+ */
+static int hotplug_target(struct lrb_test_ctx *ctx)
+{
+	unsigned int cpu, other;
+
+	for_each_online_cpu(cpu) {
+		if (!cpu_is_hotpluggable(cpu))
+			continue;
+		if (cpu != ctx->cpu)
+			return cpu;
+		other = cpumask_any_but(cpu_online_mask, cpu);
+		if (other < nr_cpu_ids &&
+		    !set_cpus_allowed_ptr(current, cpumask_of(other))) {
+			ctx->cpu = other;
+			return cpu;
+		}
+	}
+	return -1;
+}
+
+static void lrb_test_hotplug(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan;
+	struct lrb_test_ipi w = {};
+	unsigned long n;
+	int cpu;
+	u64 next;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || num_online_cpus() < 2)
+		kunit_skip(test, "needs CPU hotplug and two online CPUs");
+	cpu = hotplug_target(ctx);
+	if (cpu < 0)
+		kunit_skip(test, "no CPU can go offline");
+	chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	w.chan = chan;
+	for (w.v = 0; w.v < 5; w.v++) {
+		KUNIT_ASSERT_EQ(test, ipi_write(cpu, &w), 0);
+		KUNIT_ASSERT_EQ(test, w.ret, 0);
+	}
+	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+	/* The outgoing CPU closed its sub-buffer: all five are readable. */
+	next = 0;
+	n = drain(test, chan, cpu, &next);
+	KUNIT_EXPECT_EQ(test, n, 5UL);
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	for (w.v = 5; w.v < 8; w.v++) {
+		KUNIT_ASSERT_EQ(test, ipi_write(cpu, &w), 0);
+		KUNIT_EXPECT_EQ(test, w.ret, 0);
+	}
+	lrb_flush(chan, cpu);
+	KUNIT_EXPECT_EQ(test, drain(test, chan, cpu, &next), 3UL);
+}
+
+static struct kunit_case lrb_test_cases[] = {
+	KUNIT_CASE(lrb_test_config_subbuf_size),
+	KUNIT_CASE(lrb_test_config_num_subbufs),
+	KUNIT_CASE(lrb_test_config_total),
+	KUNIT_CASE(lrb_test_config_mode),
+	KUNIT_CASE(lrb_test_config_readback),
+	KUNIT_CASE(lrb_test_round_trip),
+	KUNIT_CASE(lrb_test_small_event_cost),
+	KUNIT_CASE(lrb_test_exact_fill),
+	KUNIT_CASE(lrb_test_no_fit_pads),
+	KUNIT_CASE(lrb_test_too_big),
+	KUNIT_CASE(lrb_test_bad_id),
+	KUNIT_CASE(lrb_test_discard_full),
+	KUNIT_CASE(lrb_test_overwrite_wrap),
+	KUNIT_CASE(lrb_test_overwrite_held),
+	KUNIT_CASE(lrb_test_get_put_order),
+	KUNIT_CASE(lrb_test_incomplete_refused),
+	KUNIT_CASE(lrb_test_flush_partial),
+	KUNIT_CASE(lrb_test_nested_writers),
+	KUNIT_CASE(lrb_test_nesting_limit),
+	KUNIT_CASE(lrb_test_open_slot_blocks_delivery),
+	KUNIT_CASE(lrb_test_timestamps),
+	KUNIT_CASE(lrb_test_extended_header),
+	KUNIT_CASE(lrb_test_long_record),
+	KUNIT_CASE(lrb_test_packet_header),
+	KUNIT_CASE(lrb_test_stats_reconcile),
+	KUNIT_CASE(lrb_test_bad_cpu),
+	KUNIT_CASE(lrb_test_wakeup),
+	KUNIT_CASE(lrb_test_irq_writers),
+	KUNIT_CASE(lrb_test_hotplug),
+	{}
+};
+
+static struct kunit_suite lrb_test_suite = {
+	.name = "lrb",
+	.init = lrb_test_init,
+	.exit = lrb_test_exit,
+	.test_cases = lrb_test_cases,
+};
+
+kunit_test_suite(lrb_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the LRB ring buffer");
+MODULE_LICENSE("GPL");
