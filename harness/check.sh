@@ -22,7 +22,8 @@ echo "check: base $(make -s -C "$ctree" kernelversion)"
 
 # Build one config of the tree as it stands; fail on LRB warnings.
 build_cfg() {
-	local v=$1 log=$logdir/check-build-$v.log
+	local v=$1 log
+	log=$logdir/check-build-$v.log
 	LRB_TREE=$ctree LRB_OUT=$cout "$here/build.sh" x86_64 "$v" >"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
 	! grep -E '(lrb[a-z_]*\.[ch]).*(warning|error)' "$log"
 }

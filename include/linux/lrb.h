@@ -91,8 +91,9 @@ enum lrb_lost_cause {
  *	[LRB_NUM_SUBBUFS_MIN, LRB_NUM_SUBBUFS_MAX]; their product may not
  *	exceed LRB_CPU_BUF_SIZE_MAX.
  * @mode: &enum lrb_mode.
- * @clock: timestamp source, NMI-safe and non-decreasing on each CPU;
- *	NULL selects ktime_get_mono_fast_ns().
+ * @clock: timestamp source in ns: NMI-safe, and non-decreasing on each
+ *	CPU even across nested calls, or slots are not in timestamp order;
+ *	NULL selects local_clock().
  * @wakeup: called from irq_work on the writer's CPU after a sub-buffer of
  *	@cpu was delivered; may be NULL. Never called from the write path.
  * @priv: passed to @wakeup.

@@ -58,7 +58,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
-#include <linux/timekeeping.h>
+#include <linux/sched/clock.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <asm/local.h>
@@ -201,7 +201,7 @@ static __always_inline u64 lrb_clock(const struct lrb_channel *chan)
 {
 	if (chan->config.clock)
 		return chan->config.clock();
-	return ktime_get_mono_fast_ns();
+	return local_clock();
 }
 
 static __always_inline unsigned long lrb_subbuf_index(const struct lrb_channel *chan,
@@ -241,18 +241,48 @@ static u64 lrb_lost_discarded(struct lrb_cpu_buf *buf)
 	return sum;
 }
 
-static size_t lrb_record_header_len(const struct lrb_record_header *rh)
-{
-	if (rh->id == LRB_ID_EXTENDED)
-		return sizeof(struct lrb_record_header_ext);
-	return sizeof(*rh);
-}
+/* A record header as read from a sub-buffer. */
+struct lrb_rec_view {
+	unsigned int id;
+	u32 len;
+	size_t hlen;
+	bool ext;
+	u64 ts;		/* full if ext, else the low 32 bits */
+};
 
-static size_t lrb_record_payload_len(const struct lrb_record_header *rh)
+/*
+ * Decode the record at @off of a sub-buffer whose records end at @content
+ * (@off < @content). Each field is read once, and nothing may cross
+ * @content: in overwrite mode the bytes may be changing under a reader.
+ * Returns the record's size, padding included, or 0 if it is malformed.
+ */
+static size_t lrb_record_parse(const void *sub, size_t off, size_t content,
+			       struct lrb_rec_view *v)
 {
-	if (rh->id == LRB_ID_EXTENDED)
-		return ((const struct lrb_record_header_ext *)rh)->len;
-	return rh->len;
+	const struct lrb_record_header *rh = sub + off;
+	const struct lrb_record_header_ext *rx = sub + off;
+	size_t room = content - off, size;
+
+	if (room < sizeof(*rh))
+		return 0;
+	v->id = READ_ONCE(rh->id);
+	v->ext = v->id == LRB_ID_EXTENDED;
+	if (!v->ext) {
+		v->hlen = sizeof(*rh);
+		v->len = READ_ONCE(rh->len);
+		v->ts = READ_ONCE(rh->ts_low);
+	} else {
+		if (room < sizeof(*rx))
+			return 0;
+		v->hlen = sizeof(*rx);
+		v->id = READ_ONCE(rx->id);
+		v->len = READ_ONCE(rx->len);
+		v->ts = READ_ONCE(rx->ts);
+	}
+	if (v->len > room - v->hlen)
+		return 0;
+	size = ALIGN(v->hlen + v->len, LRB_RECORD_ALIGN);
+	return size <= room ? size : 0;
 }
 
 /*
@@ -262,20 +292,13 @@ static size_t lrb_record_payload_len(const struct lrb_record_header *rh)
  */
 static long lrb_count_records(const void *sub, size_t content)
 {
-	size_t off = LRB_PHDR_SIZE;
+	struct lrb_rec_view v;
+	size_t off = LRB_PHDR_SIZE, size;
 	long n = 0;
 
 	while (off < content) {
-		const struct lrb_record_header *rh = sub + off;
-		size_t hlen, size;
-
-		if (content - off < sizeof(*rh))
-			return -EIO;
-		hlen = lrb_record_header_len(rh);
-		if (content - off < hlen)
-			return -EIO;
-		size = ALIGN(hlen + lrb_record_payload_len(rh), LRB_RECORD_ALIGN);
-		if (size > content - off)
+		size = lrb_record_parse(sub, off, content, &v);
+		if (!size)
 			return -EIO;
 		off += size;
 		n++;
@@ -473,6 +496,15 @@ static int lrb_reserve_slow(struct lrb_cpu_buf *buf, struct lrb_pos *p,
 	return 0;
 }
 
+/* Count a record lost before any reservation and undo lrb_writer_enter(). */
+static int lrb_drop(struct lrb_cpu_buf *buf, struct lrb_slot *slot,
+		    enum lrb_lost_cause cause, int err)
+{
+	lrb_lost(buf, cause);
+	lrb_writer_exit(slot);
+	return err;
+}
+
 /**
  * lrb_reserve() - reserve a slot for one record on this CPU
  * @chan: the channel.
@@ -494,30 +526,27 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 {
 	struct lrb_cpu_buf *buf;
 	struct lrb_pos p;
+	bool nmi_ok;
 	size_t size;
 	int ret;
 
 	if (unlikely(id > LRB_EVENT_ID_MAX))
 		return -EINVAL;
 
-	if (unlikely(!lrb_writer_enter(slot))) {
-		buf = chan->bufs[smp_processor_id()];
-		local_inc(&buf->written);
-		lrb_lost(buf, LRB_LOST_NMI);
-		lrb_writer_exit(slot);
-		return -EBUSY;
-	}
+	nmi_ok = lrb_writer_enter(slot);
 	buf = chan->bufs[smp_processor_id()];
 	local_inc(&buf->written);
-	if (unlikely(buf->nesting >= LRB_NESTING_MAX)) {
-		lrb_lost(buf, LRB_LOST_NESTED);
-		lrb_writer_exit(slot);
-		return -EBUSY;
-	}
+	if (unlikely(!nmi_ok))
+		return lrb_drop(buf, slot, LRB_LOST_NMI, -EBUSY);
+	if (unlikely(buf->nesting >= LRB_NESTING_MAX))
+		return lrb_drop(buf, slot, LRB_LOST_NESTED, -EBUSY);
+	/* Also keeps the size computation below from overflowing. */
+	if (unlikely(len > chan->config.subbuf_size))
+		return lrb_drop(buf, slot, LRB_LOST_TOO_BIG, -E2BIG);
 	buf->nesting++;
 	barrier();
 
-	do {
+	for (;;) {
 		p.old = local_read(&buf->offset);
 		p.ts = lrb_clock(chan);
 		p.hlen = lrb_header_len(buf, len, p.ts);
@@ -535,7 +564,9 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 			if (ret)
 				goto lost;
 		}
-	} while (!lrb_offset_publish(buf, p.old, p.end));
+		if (lrb_offset_publish(buf, p.old, p.end))
+			break;
+	}
 
 	if (p.switch_out)
 		lrb_switch_out(buf, p.old, p.ts);
@@ -760,34 +791,29 @@ bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 		     struct lrb_record *rec)
 {
 	const struct lrb_packet_header *ph = sb->data;
-	const struct lrb_record_header *rh;
-	size_t hlen;
+	struct lrb_rec_view v;
+	size_t size;
 
 	if (!it->offset) {
 		it->offset = LRB_PHDR_SIZE;
 		it->ts = ph->timestamp_begin;
 	}
-	if (it->offset + sizeof(*rh) > sb->content_size)
+	if (it->offset >= sb->content_size)
 		return false;
-	rh = sb->data + it->offset;
-	hlen = lrb_record_header_len(rh);
-	if (hlen == sizeof(*rh)) {
-		u64 ts = (it->ts & ~(u64)U32_MAX) | rh->ts_low;
-
-		if (ts < it->ts)
-			ts += 1ULL << 32;
-		rec->id = rh->id;
-		rec->ts = ts;
-	} else {
-		const struct lrb_record_header_ext *rx = (const void *)rh;
-
-		rec->id = rx->id;
-		rec->ts = rx->ts;
+	size = lrb_record_parse(sb->data, it->offset, sb->content_size, &v);
+	if (!size)
+		return false;
+	if (!v.ext) {
+		v.ts |= it->ts & ~(u64)U32_MAX;
+		if (v.ts < it->ts)
+			v.ts += 1ULL << 32;
 	}
-	rec->len = lrb_record_payload_len(rh);
-	rec->data = (const void *)rh + hlen;
-	it->ts = rec->ts;
-	it->offset += ALIGN(hlen + rec->len, LRB_RECORD_ALIGN);
+	rec->id = v.id;
+	rec->len = v.len;
+	rec->ts = v.ts;
+	rec->data = sb->data + it->offset + v.hlen;
+	it->ts = v.ts;
+	it->offset += size;
 	return true;
 }
 EXPORT_SYMBOL_GPL(lrb_record_next);
@@ -890,8 +916,9 @@ static void lrb_channel_free(struct lrb_channel *chan)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		lrb_cpu_buf_free(chan->bufs[cpu]);
+	if (chan->bufs)
+		for_each_possible_cpu(cpu)
+			lrb_cpu_buf_free(chan->bufs[cpu]);
 	kfree(chan->bufs);
 	kfree(chan);
 }
@@ -962,10 +989,11 @@ void lrb_channel_destroy(struct lrb_channel *chan)
 EXPORT_SYMBOL_GPL(lrb_channel_destroy);
 
 /*
- * A CPU is going down: close its open sub-buffer so the reader gets its
- * tail. Runs on that CPU, in its hotplug thread.
+ * A CPU is dead: close its open sub-buffer so the reader gets its tail.
+ * Runs on a control CPU once nothing can write on the dead one any more,
+ * so it also catches records written by interrupts late in its shutdown.
  */
-static int lrb_cpu_down_prep(unsigned int cpu, struct hlist_node *node)
+static int lrb_cpu_dead(unsigned int cpu, struct hlist_node *node)
 {
 	struct lrb_channel *chan = hlist_entry(node, struct lrb_channel, node);
 
@@ -977,8 +1005,8 @@ static int __init lrb_init(void)
 {
 	int ret;
 
-	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "trace/lrb:online",
-				      NULL, lrb_cpu_down_prep);
+	ret = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN, "trace/lrb:dead",
+				      NULL, lrb_cpu_dead);
 	if (ret < 0)
 		return ret;
 	lrb_cpuhp_state = ret;

@@ -308,14 +308,18 @@ static void lrb_test_too_big(struct kunit *test)
 	size_t room = SB_SIZE - PHDR - sizeof(struct lrb_record_header);
 	static u8 payload[SB_SIZE];
 	struct lrb_stats st;
+	struct lrb_slot slot;
 
 	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 1, payload, room + 1),
 			-E2BIG);
 	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 1, payload, 4096), -E2BIG);
+	/* Lengths that would wrap the size computation. */
+	KUNIT_EXPECT_EQ(test, lrb_reserve(chan, &slot, 1, SIZE_MAX), -E2BIG);
+	KUNIT_EXPECT_EQ(test, lrb_reserve(chan, &slot, 1, SIZE_MAX - 20), -E2BIG);
 	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 1, payload, room), 0);
 	lrb_stats_read(chan, ctx->cpu, &st);
-	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_TOO_BIG], 2ULL);
-	KUNIT_EXPECT_EQ(test, st.written, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_TOO_BIG], 4ULL);
+	KUNIT_EXPECT_EQ(test, st.written, 5ULL);
 	/* The record that fits filled its sub-buffer exactly. */
 	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, NULL), 1UL);
 }
