@@ -7,6 +7,10 @@
 #   make check    the slow review checks: series applies with patch -p1 to a
 #                 pristine tree, every patch builds in three configs,
 #                 checkpatch, sparse, W=1, kernel-doc, overlay == series
+#   make torture  DURATION=600: lrb_torture on x86_64 with 4 CPUs, both sync
+#                 variants and both modes
+#   make bench    lrb_bench in UML (timings) for both sync variants, and
+#                 once in the x86_64 guest (functional only)
 #   make export   copy the files the series creates into the overlay dirs
 #   make tree     extract the base tree (once) and apply the series with quilt
 #   make clean    remove build/ (the extracted tree, kernels, logs)
@@ -14,7 +18,7 @@
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all deps tree build test check export demo clean
+.PHONY: all deps tree build test check export demo clean torture bench
 
 all: test
 
@@ -36,6 +40,15 @@ check: tree
 
 export: tree
 	@$(H)/overlay.sh export
+
+DURATION ?= 600
+torture: tree
+	@$(H)/build.sh x86_64 local >/dev/null && $(H)/build.sh x86_64 irqoff >/dev/null
+	@fail=0; for v in local irqoff; do for m in 0 1; do \
+		$(H)/torture.sh $$v $$m $(DURATION) || fail=1; done; done; exit $$fail
+
+bench: tree
+	@$(H)/bench.sh
 
 demo: deps
 	@$(H)/demo.sh

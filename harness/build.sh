@@ -1,7 +1,8 @@
 #!/bin/bash
 # build.sh ARCH VARIANT: configure and build one kernel out of tree.
 #   ARCH    x86_64 | um
-#   VARIANT local | irqoff | off   (LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF, CONFIG_LRB=n)
+#   VARIANT local | irqoff | off | broken  (LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF,
+#           CONFIG_LRB=n, LRB_SYNC_LOCAL with LRB_TORTURE_BROKEN_RETRY)
 # Output: build/out/ARCH-VARIANT (O= dir).  Uses ccache, make -j$(nproc).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +16,7 @@ case $variant in
 local) vfrag=$here/config/sync-local.config ;;
 irqoff) vfrag=$here/config/sync-irqoff.config ;;
 off) vfrag=$here/config/lrb-off.config ;;
+broken) vfrag=$here/config/broken-retry.config ;;
 *) echo "build.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 

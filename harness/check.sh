@@ -1,17 +1,20 @@
 #!/bin/bash
 # check.sh: the review checks of the series.
 #  1. it applies with plain "patch -p1", in series order, to a freshly
-#     extracted Debian linux-source-6.1;
+#     extracted Debian linux-source-6.1 (build/check/linux);
 #  2. after every patch the x86_64 kernel builds with CONFIG_LRB=n,
 #     LRB_SYNC_LOCAL and LRB_SYNC_IRQOFF, with no warning in LRB files, and
-#     the new C files are clean under W=1 and sparse (C=2);
-#  3. checkpatch --strict, kernel-doc -none and the overlay check.
-# Slow (about 25 minutes on 2 cores from scratch; incremental after that).
+#     the new C files are clean under W=1 and sparse (C=2).  These builds
+#     walk the series with quilt in build/linux, so ccache and the
+#     incremental build reuse what make test built;
+#  3. checkpatch --strict, kernel-doc -none, the overlay check, and the
+#     Promela model (model/check.sh).
+# About 10 minutes once make test has built once, 30 from scratch.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 t_all=$(date +%s)
 ctree=$top/build/check/linux
-cout=$top/build/check/out
+cout=$top/build/out
 tarball=$(dpkg -L linux-source-6.1 | grep -m1 'linux-source-6.1.tar.xz$')
 
 rm -rf "$ctree"
@@ -19,12 +22,16 @@ mkdir -p "$(dirname "$ctree")"
 tar -C "$(dirname "$ctree")" -xf "$tarball"
 mv "$(dirname "$ctree")/linux-source-6.1" "$ctree"
 echo "check: base $(make -s -C "$ctree" kernelversion)"
+for p in $(series_patches); do
+	check "apply $p with patch -p1" bash -c "cd '$ctree' && patch -p1 -F0 --no-backup-if-mismatch -s < '$top/patches/$p'"
+done
+overlay_tree=$ctree
 
-# Build one config of the tree as it stands; fail on LRB warnings.
+# Build one config of build/linux as it stands; fail on LRB warnings.
 build_cfg() {
 	local v=$1 log
 	log=$logdir/check-build-$v.log
-	LRB_TREE=$ctree LRB_OUT=$cout "$here/build.sh" x86_64 "$v" >"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
+	LRB_OUT=$cout "$here/build.sh" x86_64 "$v" >"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
 	! grep -E '(lrb[a-z_]*\.[ch]).*(warning|error)' "$log"
 }
 
@@ -32,25 +39,27 @@ build_cfg() {
 lint_new() {
 	local objs=() f log=$logdir/check-lint.log
 	for f in kernel/trace/lrb.c kernel/trace/lrb_kunit.c; do
-		[ -f "$ctree/$f" ] && objs+=("${f%.c}.o")
+		[ -f "$tree/$f" ] && objs+=("${f%.c}.o")
 	done
 	[ ${#objs[@]} -eq 0 ] && return 0
-	make -C "$ctree" O="$cout/x86_64-local" -s W=1 C=2 CC="ccache gcc" "${objs[@]}" >"$log" 2>&1 || { cat "$log"; return 1; }
+	make -C "$tree" O="$cout/x86_64-local" -s W=1 C=2 CC="ccache gcc" "${objs[@]}" >"$log" 2>&1 || { cat "$log"; return 1; }
 	cat "$log"
 	test ! -s "$log"
 }
 
-n=0
+q() { (cd "$tree" && quilt --quiltrc "$top/harness/quiltrc" "$@"); }
+q pop -aq >/dev/null 2>&1
 check "base builds (CONFIG_LRB=n)" build_cfg off
 for p in $(series_patches); do
-	n=$((n + 1))
-	check "apply $p with patch -p1" bash -c "cd '$ctree' && patch -p1 -F0 --no-backup-if-mismatch -s < '$top/patches/$p'"
+	q push -q >/dev/null
 	for v in off local irqoff; do
 		check "build after $p ($v)" build_cfg "$v"
 	done
 	check "W=1 and sparse after $p" lint_new
 done
-LRB_TREE=$ctree tree=$ctree static_checks
+LRB_TREE=$overlay_tree static_checks
+check "coccicheck MODE=report on the new files (every script)" "$here/cocci.sh" report
+stage "Promela model" model_checks
 echo "== total: $(($(date +%s) - t_all)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

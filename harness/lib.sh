@@ -60,4 +60,19 @@ static_checks() {
 	cfiles=$(series_files | grep -E '\.[ch]$')
 	check "kernel-doc on new files" bash -c "cd '$tree' && out=\$(scripts/kernel-doc -none $(echo $cfiles) 2>&1); echo \"\$out\"; test -z \"\$out\""
 	check "overlay equals series" "$here/overlay.sh" check
+	check "barrier table of lrb.rst matches the barrier comments of lrb.c" \
+		"$here/barriers.py" "$tree/kernel/trace/lrb.c" "$tree/Documentation/trace/lrb.rst"
+	check "coccinelle: lrb.cocci is silent on the tree" "$here/cocci.sh" tree
+	check "coccinelle: lrb.cocci reports every planted misuse, nothing else" "$here/cocci.sh" planted
+}
+
+# The Promela model of the protocol: each of its checks is counted.
+model_checks() {
+	local out p f
+	out=$("$top/model/check.sh" 2>&1)
+	grep -E '^(ok|FAIL):' <<<"$out"
+	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$out")
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+	echo "$out" >"$logdir/model.log"
 }

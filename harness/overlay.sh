@@ -42,5 +42,11 @@ for d in kernel include Documentation tools scripts; do
 		grep -qxF "$f" <<<"$files" || { echo "overlay: $f is not created by the series"; bad=1; }
 	done < <(find "$top/$d" -type f)
 done
+# The cover letter follows the series.
+case $mode in
+export) "$here/cover.sh" >"$top/patches/0000-cover-letter.patch" ;;
+check) "$here/cover.sh" | cmp -s - "$top/patches/0000-cover-letter.patch" ||
+	{ echo "overlay: patches/0000-cover-letter.patch is stale (run make export)"; bad=1; } ;;
+esac
 [ "$mode" = export ] && echo "overlay: exported $(wc -w <<<"$files") files"
 exit $bad

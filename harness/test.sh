@@ -26,7 +26,25 @@ for run in $runs; do
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
 
+# Short torture runs: both variants and modes, and the broken build that
+# the torture test must catch.
+torture_checks() {
+	local v m d=${LRB_TORTURE_DURATION:-15}
+	for v in local irqoff; do
+		for m in 0 1; do
+			check "torture $v mode $m (${d}s, 4 CPUs)" "$here/torture.sh" "$v" "$m" "$d"
+			grep -hE 'lrb_torture: (cpu [0-9]+ buffer|hotplug)' "$logdir/torture-$v-$m.log" | sed 's/^\[ *[0-9.]*\] /    /' | head -n 5
+		done
+	done
+	if "$here/build.sh" x86_64 broken >"$logdir/build-x86_64-broken.log" 2>&1; then
+		check "torture catches LRB_TORTURE_BROKEN_RETRY" "$here/torture.sh" broken 0 "$d" FAIL
+	else
+		check "build x86_64-broken" false
+	fi
+}
+case " $runs " in *" x86_64-local "*) stage torture torture_checks ;; esac
 stage "static checks" static_checks
+stage "Promela model" model_checks
 echo "== total: $(($(date +%s) - t_all)) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

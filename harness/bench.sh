@@ -1,0 +1,30 @@
+#!/bin/bash
+# bench.sh: run lrb_bench in UML (native execution) for both sync variants,
+# and once in the x86_64 guest (QEMU TCG: functional only, not timings).
+# Prints the tables with the CPU model and the date.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+logdir=$top/build/log
+mkdir -p "$logdir"
+args="kunit.filter_glob=none lrb_bench.run=1 ${LRB_BENCH_ARGS:-}"
+echo "lrb_bench on $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(date -u +%F)"
+rc=0
+for v in local irqoff; do
+	"$here/build.sh" um "$v" >"$logdir/build-um-$v.log" 2>&1 || { tail -n 20 "$logdir/build-um-$v.log"; exit 1; }
+	echo
+	echo "=== UML, LRB_SYNC_${v^^} (native execution: these are timings)"
+	LRB_CMDLINE="$args" "$here/boot.sh" um "$v" "$logdir/bench-um-$v.log" || rc=1
+	sed -n 's/^\[ *[0-9.]*\] lrb_bench: //p' "$logdir/bench-um-$v.log"
+	grep -q 'lrb_bench: done' "$logdir/bench-um-$v.log" || { echo "bench did not finish"; rc=1; }
+done
+if [ "${LRB_BENCH_X86:-1}" = 1 ]; then
+	"$here/build.sh" x86_64 local >"$logdir/build-x86_64-local.log" 2>&1 || exit 1
+	echo
+	echo "=== x86_64 guest under QEMU TCG, LRB_SYNC_LOCAL (emulated: functional check only, NOT timings)"
+	LRB_CMDLINE="$args lrb_bench.reps=3 lrb_bench.batches=10 lrb_bench.loops=10000" \
+		"$here/boot.sh" x86_64 local "$logdir/bench-x86_64-local.log" || rc=1
+	grep -q 'lrb_bench: done' "$logdir/bench-x86_64-local.log" && echo "ran to completion (figures in build/log/bench-x86_64-local.log)" ||
+		{ echo "bench did not finish"; rc=1; }
+fi
+exit $rc

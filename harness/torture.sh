@@ -1,0 +1,29 @@
+#!/bin/bash
+# torture.sh VARIANT MODE DURATION [EXPECT]: boot the x86_64 kernel of
+# VARIANT (local, irqoff, broken) on 4 CPUs with lrb_torture running for
+# DURATION seconds in MODE (0 discard, 1 overwrite); print the result
+# block; exit 0 if the outcome is EXPECT (PASS, the default, or FAIL) and
+# the console shows no splat.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+variant=$1 mode=$2 duration=$3 expect=${4:-PASS}
+log=$top/build/log/torture-$variant-$mode.log
+LRB_SMP=${LRB_SMP:-4} LRB_BOOT_TIMEOUT=$((duration * 3 + 300)) \
+LRB_CMDLINE="kunit.filter_glob=none lrb_torture.duration=$duration lrb_torture.mode=$mode ${LRB_TORTURE_ARGS:-}" \
+	"$here/boot.sh" x86_64 "$variant" "$log"
+rc=$?
+sed -i 's/\r$//' "$log"
+sed -n 's/^\[ *[0-9.]*\] //p' "$log" | grep -E '^lrb_torture: (mode|cpu|hotplug|FAIL|PASS|running)' |
+	grep -vE '^lrb_torture: cpu [0-9]+ (task|softirq|hardirq|nmi) +written 0 '
+result=$(sed -n 's/.*lrb_torture: \(PASS\|FAIL\)$/\1/p' "$log" | tail -n 1)
+splat=$(grep -E 'WARNING:|BUG:|Oops|KASAN:|UBSAN:|KCSAN:|possible recursive locking|circular locking|Kernel panic' "$log" | grep -v 'lrb_torture: FAIL' | head -n 5)
+[ -n "$splat" ] && echo "splat: $splat"
+[ $rc -ne 0 ] && echo "boot exit $rc (timeout?)"
+echo "torture $variant mode $mode ${duration}s: ${result:-no result} (expected $expect)"
+if [ "$expect" = FAIL ]; then
+	# Caught: the test failed, or the kernel itself complained.
+	[ "$result" = FAIL ] || [ -n "$splat" ]
+else
+	[ "$result" = PASS ] && [ -z "$splat" ]
+fi

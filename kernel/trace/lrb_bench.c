@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LRB benchmark: the cost of the synchronization primitives LRB can be
+ * built on, and the cost per event of LRB against the ftrace ring buffer
+ * and against a floor loop, all in the same run, with the same clock.
+ *
+ * Built in; runs at boot with lrb_bench.run=1. Every figure is the
+ * min / median / max over lrb_bench.reps repetitions, and every
+ * comparison is a ratio of figures measured in the same repetition.
+ * Timings are only meaningful where the kernel runs natively (UML here,
+ * or real hardware); under an emulator they are not timings.
+ */
+
+#define pr_fmt(fmt) "lrb_bench: " fmt
+
+#include <linux/init.h>
+#include <linux/irqflags.h>
+#include <linux/lrb.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/ring_buffer.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/timekeeping.h>
+#include <asm/local.h>
+
+static bool run;
+module_param(run, bool, 0444);
+MODULE_PARM_DESC(run, "run the benchmark at boot");
+static int reps = 11;
+module_param(reps, int, 0444);
+MODULE_PARM_DESC(reps, "repetitions of every measurement (at least 3)");
+static int loops = 200000;
+module_param(loops, int, 0444);
+MODULE_PARM_DESC(loops, "operations per repetition of a primitive");
+static int batches = 200;
+module_param(batches, int, 0444);
+MODULE_PARM_DESC(batches, "batches of events per repetition");
+
+#define MAX_REPS	101
+#define BATCH		256	/* events per batch: fits every buffer below */
+#define SUBBUF		4096
+#define NSUBBUF		64
+
+/* Timestamps: fine-grained on every architecture, UML included. */
+static u64 bench_now(void)
+{
+	return ktime_get_ns();
+}
+
+/* min / median / max of @n values (sorted in place). */
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct mmm {
+	u64 min, med, max;	/* in 1/1000 units */
+};
+
+static struct mmm summarize(u64 *v, int n)
+{
+	struct mmm r;
+
+	sort(v, n, sizeof(*v), cmp_u64, NULL);
+	r.min = v[0];
+	r.med = v[n / 2];
+	r.max = v[n - 1];
+	return r;
+}
+
+static void pr_mmm(const char *what, struct mmm m, const char *unit)
+{
+	pr_info("  %-34s %6llu.%03llu %6llu.%03llu %6llu.%03llu %s\n", what,
+		m.min / 1000, m.min % 1000, m.med / 1000, m.med % 1000,
+		m.max / 1000, m.max % 1000, unit);
+}
+
+/* ---- 1. primitives ---- */
+
+static local_t bench_local;
+static atomic_long_t bench_atomic;
+static unsigned long bench_word;
+
+enum prim {
+	P_BASELINE, P_LOCAL_CMPXCHG, P_CMPXCHG, P_LOCAL_ADD_RETURN,
+	P_ADD_RETURN, P_IRQ_ENABLE, P_IRQ_DISABLE, P_IRQ_PAIR, P_NR
+};
+
+static const char *const prim_name[P_NR] = {
+	"baseline (empty loop)", "local_cmpxchg", "cmpxchg (locked)",
+	"local_add_return", "atomic_long_add_return (locked)",
+	"local_irq_enable (sti)", "local_irq_disable (cli)",
+	"local_irq_save + restore (cli+sti)",
+};
+
+/* Picoseconds per operation of one primitive, over @loops iterations. */
+static u64 time_prim(enum prim p)
+{
+	unsigned long flags, f2;
+	u64 t0, t1;
+	int i;
+
+	/* Interrupts off around the loop, except where the loop enables. */
+	local_irq_save(flags);
+	if (p == P_IRQ_ENABLE || p == P_IRQ_PAIR)
+		local_irq_enable();
+	t0 = bench_now();
+	switch (p) {
+	case P_BASELINE:
+		for (i = 0; i < loops; i++)
+			barrier();
+		break;
+	case P_LOCAL_CMPXCHG:
+		for (i = 0; i < loops; i++)
+			local_cmpxchg(&bench_local, 0, 0);
+		break;
+	case P_CMPXCHG:
+		for (i = 0; i < loops; i++)
+			cmpxchg(&bench_word, 0, 0);
+		break;
+	case P_LOCAL_ADD_RETURN:
+		for (i = 0; i < loops; i++)
+			local_add_return(1, &bench_local);
+		break;
+	case P_ADD_RETURN:
+		for (i = 0; i < loops; i++)
+			atomic_long_add_return(1, &bench_atomic);
+		break;
+	case P_IRQ_ENABLE:
+		for (i = 0; i < loops; i++)
+			local_irq_enable();
+		break;
+	case P_IRQ_DISABLE:
+		for (i = 0; i < loops; i++)
+			local_irq_disable();
+		break;
+	case P_IRQ_PAIR:
+		for (i = 0; i < loops; i++) {
+			local_irq_save(f2);
+			local_irq_restore(f2);
+		}
+		break;
+	default:
+		break;
+	}
+	t1 = bench_now();
+	local_irq_disable();
+	local_irq_restore(flags);
+	local_set(&bench_local, 0);
+	return div_u64((t1 - t0) * 1000, loops);
+}
+
+static void bench_primitives(void)
+{
+	static u64 v[P_NR][MAX_REPS], ratio[MAX_REPS];
+	bool soft_irq_flag = IS_ENABLED(CONFIG_UML);
+	struct mmm m;
+	int r, p;
+
+	for (r = 0; r < reps; r++) {
+		u64 pair, cas;
+
+		for (p = 0; p < P_NR; p++)
+			v[p][r] = time_prim(p);
+		/* speedup = (cli + sti) / local cmpxchg, each net of the loop */
+		pair = v[P_IRQ_PAIR][r] - min(v[P_IRQ_PAIR][r], v[P_BASELINE][r]);
+		cas = v[P_LOCAL_CMPXCHG][r] -
+		      min(v[P_LOCAL_CMPXCHG][r], v[P_BASELINE][r]);
+		ratio[r] = div64_u64(1000 * pair, max_t(u64, 1, cas));
+	}
+	pr_info("table 1: primitives, ns per operation (min median max over %d reps of %d)\n",
+		reps, loops);
+	for (p = 0; p < P_NR; p++) {
+		if (soft_irq_flag && p >= P_IRQ_ENABLE) {
+			pr_info("  %-34s not measurable in UML: its interrupt flag is software, not cli/sti\n",
+				prim_name[p]);
+			continue;
+		}
+		pr_mmm(prim_name[p], summarize(v[p], reps), "ns");
+	}
+	if (soft_irq_flag) {
+		pr_info("  speedup (cli + sti) / local cmpxchg: not measurable in UML\n");
+		return;
+	}
+	m = summarize(ratio, reps);
+	pr_mmm("speedup (cli + sti) / local cmpxchg", m, "x");
+	/* The seed's columns, medians, ns. */
+	pr_info("  | speedup (cli+sti)/local cmpxchg | CAS local | CAS sync | enable (sti) | disable (cli) |\n");
+	pr_info("  | %llu.%03llu | %llu.%03llu | %llu.%03llu | %llu.%03llu | %llu.%03llu |\n",
+		m.med / 1000, m.med % 1000,
+		summarize(v[P_LOCAL_CMPXCHG], reps).med / 1000,
+		summarize(v[P_LOCAL_CMPXCHG], reps).med % 1000,
+		summarize(v[P_CMPXCHG], reps).med / 1000,
+		summarize(v[P_CMPXCHG], reps).med % 1000,
+		summarize(v[P_IRQ_ENABLE], reps).med / 1000,
+		summarize(v[P_IRQ_ENABLE], reps).med % 1000,
+		summarize(v[P_IRQ_DISABLE], reps).med / 1000,
+		summarize(v[P_IRQ_DISABLE], reps).med % 1000);
+}
+
+/* ---- 2. write cost per event ---- */
+
+static u8 payload[256];
+static u8 floor_area[BATCH * (256 + sizeof(u64))];
+static local_t floor_count;
+
+enum target { T_LRB, T_FTRACE, T_FLOOR, T_NR };
+
+struct bench_ctx {
+	struct lrb_channel *lrb;
+	struct trace_buffer *rb;
+	void *rb_page;
+};
+
+static void drain(struct bench_ctx *c, int cpu)
+{
+	struct lrb_subbuf sb;
+
+	while (!lrb_get_subbuf(c->lrb, cpu, &sb))
+		lrb_put_subbuf(c->lrb, cpu, &sb);
+	while (ring_buffer_read_page(c->rb, &c->rb_page, PAGE_SIZE, cpu, 0) >= 0)
+		;
+}
+
+static void write_batch(struct bench_ctx *c, enum target t, size_t len)
+{
+	struct ring_buffer_event *ev;
+	struct lrb_slot slot;
+	int i;
+
+	switch (t) {
+	case T_LRB:
+		for (i = 0; i < BATCH; i++) {
+			if (lrb_reserve(c->lrb, &slot, 1, len))
+				continue;
+			lrb_write(&slot, 0, payload, len);
+			lrb_commit(&slot);
+		}
+		break;
+	case T_FTRACE:
+		for (i = 0; i < BATCH; i++) {
+			ev = ring_buffer_lock_reserve(c->rb, len);
+			if (!ev)
+				continue;
+			memcpy(ring_buffer_event_data(ev), payload, len);
+			ring_buffer_unlock_commit(c->rb, ev);
+		}
+		break;
+	case T_FLOOR:
+		preempt_disable();
+		for (i = 0; i < BATCH; i++) {
+			u8 *slot = floor_area + i * (len + sizeof(u64));
+			u64 ts = local_clock();
+
+			memcpy(slot, &ts, sizeof(ts));
+			memcpy(slot + sizeof(ts), payload, len);
+			local_add(1, &floor_count);
+		}
+		preempt_enable();
+		break;
+	default:
+		break;
+	}
+}
+
+/* Picoseconds per event for @t; the reader drains inside the timing or not. */
+static u64 time_writes(struct bench_ctx *c, enum target t, size_t len,
+		       bool reader)
+{
+	int cpu, b;
+	u64 t0, sum = 0;
+
+	for (b = 0; b < batches; b++) {
+		cpu = get_cpu();
+		put_cpu();
+		if (!reader) {
+			lrb_flush(c->lrb, cpu);
+			drain(c, cpu);
+			ring_buffer_reset_cpu(c->rb, cpu);
+		}
+		t0 = bench_now();
+		write_batch(c, t, len);
+		if (reader) {
+			if (t == T_LRB) {
+				struct lrb_subbuf sb;
+
+				while (!lrb_get_subbuf(c->lrb, cpu, &sb))
+					lrb_put_subbuf(c->lrb, cpu, &sb);
+			} else if (t == T_FTRACE) {
+				while (ring_buffer_read_page(c->rb, &c->rb_page,
+							     PAGE_SIZE, cpu, 0) >= 0)
+					;
+			}
+		}
+		sum += bench_now() - t0;
+	}
+	return div_u64(sum * 1000, batches * BATCH);
+}
+
+static void bench_writes(void)
+{
+	static const size_t lens[] = { 4, 8, 16, 64, 256 };
+	static u64 v[T_NR][MAX_REPS], rf[MAX_REPS], rfl[MAX_REPS];
+	struct lrb_config cfg = {
+		.subbuf_size = SUBBUF,
+		.num_subbufs = NSUBBUF,
+		.mode = LRB_MODE_OVERWRITE,
+		.clock = local_clock,
+	};
+	struct bench_ctx c = {};
+	int l, r, t, rd, cpu;
+
+	c.lrb = lrb_channel_create(&cfg);
+	c.rb = ring_buffer_alloc(SUBBUF * NSUBBUF, RB_FL_OVERWRITE);
+	cpu = raw_smp_processor_id();
+	if (!IS_ERR(c.lrb) && c.rb)
+		c.rb_page = ring_buffer_alloc_read_page(c.rb, cpu);
+	if (IS_ERR(c.lrb) || !c.rb || IS_ERR_OR_NULL(c.rb_page)) {
+		pr_err("table 2: setup failed\n");
+		goto out;
+	}
+	ring_buffer_set_clock(c.rb, local_clock);
+	pr_info("table 2: write cost per event, ns (min median max over %d reps of %d events); clock local_clock() under all three; %s\n",
+		reps, batches * BATCH, IS_ENABLED(CONFIG_LRB_SYNC_LOCAL) ?
+		"LRB_SYNC_LOCAL" : "LRB_SYNC_IRQOFF");
+	for (rd = 0; rd < 2; rd++) {
+		for (l = 0; l < ARRAY_SIZE(lens); l++) {
+			for (r = 0; r < reps; r++) {
+				for (t = 0; t < T_NR; t++)
+					v[t][r] = time_writes(&c, t, lens[l], rd);
+				rf[r] = div64_u64(1000 * v[T_LRB][r],
+						  max_t(u64, 1, v[T_FTRACE][r]));
+				rfl[r] = div64_u64(1000 * v[T_LRB][r],
+						   max_t(u64, 1, v[T_FLOOR][r]));
+			}
+			pr_info(" payload %zu bytes, %s:\n", lens[l],
+				rd ? "reader draining" : "writer only");
+			pr_mmm("lrb reserve+write+commit",
+			       summarize(v[T_LRB], reps), "ns");
+			pr_mmm("ftrace lock_reserve+unlock_commit",
+			       summarize(v[T_FTRACE], reps), "ns");
+			if (!rd)
+				pr_mmm("floor (clock+store+local_add)",
+				       summarize(v[T_FLOOR], reps), "ns");
+			pr_mmm("ratio lrb / ftrace", summarize(rf, reps), "x");
+			if (!rd)
+				pr_mmm("ratio lrb / floor", summarize(rfl, reps), "x");
+		}
+	}
+out:
+	if (!IS_ERR_OR_NULL(c.rb_page))
+		ring_buffer_free_read_page(c.rb, cpu, c.rb_page);
+	if (c.rb)
+		ring_buffer_free(c.rb);
+	if (!IS_ERR(c.lrb))
+		lrb_channel_destroy(c.lrb);
+}
+
+/* ---- 4. reader throughput ---- */
+
+static void bench_reader(void)
+{
+	struct lrb_config cfg = {
+		.subbuf_size = SUBBUF,
+		.num_subbufs = NSUBBUF,
+		.mode = LRB_MODE_DISCARD,
+		.clock = local_clock,
+	};
+	static u64 v[MAX_REPS], vc[MAX_REPS];
+	struct lrb_channel *chan;
+	int r, cpu, i;
+
+	chan = lrb_channel_create(&cfg);
+	if (IS_ERR(chan)) {
+		pr_err("table 4: setup failed\n");
+		return;
+	}
+	for (r = 0; r < reps; r++) {
+		struct lrb_subbuf sb;
+		u64 bytes = 0, content = 0, t0, t;
+
+		cpu = get_cpu();
+		for (i = 0; i < SUBBUF * NSUBBUF / 24; i++)
+			lrb_write_record(chan, 1, payload, 16);
+		put_cpu();
+		lrb_flush(chan, cpu);
+		t0 = bench_now();
+		while (!lrb_get_subbuf(chan, cpu, &sb)) {
+			struct lrb_record_iter it = {};
+			struct lrb_record rec;
+
+			while (lrb_record_next(&sb, &it, &rec))
+				bytes += rec.len;
+			content += sb.content_size;
+			lrb_put_subbuf(chan, cpu, &sb);
+		}
+		t = max_t(u64, 1, bench_now() - t0);
+		/* MB/s of payload, x1000 */
+		v[r] = div64_u64(bytes * 1000 * 1000, t);
+		vc[r] = div64_u64(content * 1000 * 1000, t);
+	}
+	pr_info("table 4: in-kernel reader, decoding every record (min median max over %d reps)\n",
+		reps);
+	pr_mmm("payload drained", summarize(v, reps), "MB/s");
+	pr_mmm("packets drained (headers included)", summarize(vc, reps), "MB/s");
+	lrb_channel_destroy(chan);
+}
+
+static int __init lrb_bench_init(void)
+{
+	if (!run)
+		return 0;
+	reps = clamp(reps, 3, MAX_REPS);
+	loops = max(loops, 1000);
+	batches = max(batches, 1);
+	pr_info("start: %d reps; timings are meaningful only on native execution (UML or hardware), not under an emulator\n",
+		reps);
+	bench_primitives();
+	bench_writes();
+	pr_info("table 3: disabled-marker cost needs the marker patches (not in this series yet)\n");
+	bench_reader();
+	pr_info("done\n");
+	return 0;
+}
+late_initcall(lrb_bench_init);

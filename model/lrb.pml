@@ -1,0 +1,413 @@
+/*
+ * Promela model of the LRB write/read protocol (kernel/trace/lrb.c,
+ * CONFIG_LRB_SYNC_LOCAL), checked exhaustively by spin.
+ *
+ * What is modelled: the buffer of one CPU with NSUB sub-buffers of SUBSZ
+ * units (one unit of packet header, the rest records of 1 or 2 units).
+ * On that CPU a task writer is interrupted at any statement by an
+ * interrupt writer, which itself may be interrupted by an NMI writer; each
+ * nested writer runs to completion before the one it interrupted goes on,
+ * as on a real CPU. A reader on another CPU takes and puts sub-buffers
+ * concurrently. At the end the task closes the open sub-buffer (as
+ * lrb_flush() does on the CPU) and the reader drains everything.
+ *
+ * Memory model: spin interleaves statements, so each CPU's accesses are
+ * seen in program order. That is what the barriers of lrb.c buy: LRB-W1
+ * (smp_wmb before the commit count add) and LRB-R1 (smp_rmb after the
+ * commit count read) keep the payload/count and count/payload orders;
+ * LRB-R2, LRB-W2 and LRB-W3 are full barriers or acquire. The model checks
+ * the protocol given those orders, not the barrier placement itself.
+ *
+ * Each step is tagged with the code it stands for, as
+ *	@<function> "<code fragment>"
+ * and model/refs.py checks that every fragment still exists in
+ * that function of lrb.c, printing its line.
+ *
+ * Assertions:
+ *  A1 a delivered sub-buffer holds only complete, fully written records
+ *     (no unwritten unit, no torn two-unit record, header seq right);
+ *  A2 no two writers get overlapping slots (ghost ownership of units);
+ *  A3 slot order equals timestamp order: timestamps strictly increase
+ *     along every sub-buffer and across the sub-buffers delivered;
+ *  A4 at the end, written == delivered + lost (all causes) exactly.
+ *
+ * Bounds: NSUB = 2 sub-buffers of SUBSZ = 4 units; the task writes
+ * NTASK = 2 records, the interrupt NIRQ = 1 and the NMI NNMI = 1, each
+ * record 1 or 2 units, chosen nondeterministically, so the buffer wraps;
+ * the interrupt and the NMI may arrive before, between or inside any
+ * statement of the writers they interrupt, or not at all. Both modes,
+ * by -DMODE=DISCARD or -DMODE=OVERWRITE. The search is exhaustive
+ * (no bitstate hashing): about 2e7 states, 30 s, 1 GB per mode.
+ *
+ * Mutants (-DMUTANT_...), each must make spin find a violation:
+ *  MUTANT_COMMIT_EARLY  commit count added before the payload is written
+ *  MUTANT_NO_RETRY      reserve publishes without the cmpxchg check
+ *  MUTANT_NO_CC_CHECK   the reader does not check the commit count
+ *  MUTANT_PUSH_FALLTHROUGH  after losing the race to push the reader
+ *			 (overwrite mode), the writer publishes the slot it
+ *			 computed before instead of recomputing it
+ */
+
+#ifndef NSUB
+#define NSUB	2
+#endif
+#define SUBSZ	4
+#define HDR	1
+#define BUFSZ	(NSUB * SUBSZ)
+#ifndef NTASK
+#define NTASK	2
+#endif
+#ifndef NIRQ
+#define NIRQ	1
+#endif
+#ifndef NNMI
+#define NNMI	1
+#endif
+#define NREC	(NTASK + NIRQ + NNMI)
+
+#define DISCARD		0
+#define OVERWRITE	1
+#ifndef MODE
+#define MODE	DISCARD
+#endif
+
+/* Contexts of the writer CPU; OFF once tracing has stopped. */
+#define TASK	1
+#define IRQ	2
+#define NMI	3
+#define OFF	4
+
+/* Record encoding in a unit: first unit ts * 4 + ln, second ts * 4 + 3. */
+#define REC(ts, ln)	((ts) * 4 + (ln))
+#define CONT(ts)	((ts) * 4 + 3)
+
+byte offset;		/* buf->offset, free running (units) */
+byte consumed;		/* buf->consumed */
+byte commit[NSUB];	/* buf->commit[], free running */
+byte mem[BUFSZ];	/* the sub-buffers; 0 = never written */
+byte content[NSUB];	/* packet header content_size */
+byte owner[BUFSZ];	/* ghost: writer slot id holding a unit, 0 = free */
+byte running = TASK;	/* which context runs on the writer CPU */
+byte clock = 1;		/* timestamp source */
+byte written, lost, overwritten, delivered;
+bool finished;
+
+/* Every statement of a writer runs only while its context owns the CPU:
+ * see the provided clauses of the proctypes. */
+#define G
+
+/*
+ * A3: commit_done() for the generation before the one at @start. Offsets
+ * do not wrap in the model, so the masked compare of lrb_commit_done() is
+ * an equality.
+ */
+#define PREV_GEN_DONE(start) \
+	(commit[((start) / SUBSZ) % NSUB] == ((start) / BUFSZ) * SUBSZ)
+
+/* Commit @n units to sub-buffer @i. @lrb_commit_bytes "cc = lrb_commit_add(&buf->commit[index], bytes);" */
+inline commit_add(i, n)
+{
+	G commit[i] = commit[i] + n
+}
+
+/*
+ * Walk the records of the sub-buffer starting at @pos: count into @n, set
+ * @ok to 0 on anything malformed, check timestamps against @last.
+ * @lrb_count_records "while (off < content) {"
+ */
+inline walk(pos, n, ok, last, u, v, c)
+{
+    d_step {
+	c = content[(pos / SUBSZ) % NSUB];
+	if
+	:: mem[pos % BUFSZ] != pos / SUBSZ + 1 -> ok = 0
+	:: else
+	fi;
+	u = HDR;
+	n = 0;
+	do
+	:: ok && u < c ->
+		v = mem[(pos + u) % BUFSZ];
+		if
+		:: v % 4 == 1 && v / 4 > last -> last = v / 4; u = u + 1; n++
+		:: v % 4 == 2 && v / 4 > last && u + 1 < c &&
+		   mem[(pos + u + 1) % BUFSZ] == CONT(v / 4) ->
+			last = v / 4; u = u + 2; n++
+		:: else -> ok = 0
+		fi
+	:: else -> break
+	od;
+	if
+	:: c < HDR || c > SUBSZ -> ok = 0
+	:: else
+	fi;
+	u = 0; v = 0; c = 0
+    }
+}
+
+/* Claim the units of a slot (A2). */
+inline claim(from, ln, who, k)
+{
+	k = 0;
+	do
+	:: k < ln ->
+		assert(owner[(from + k) % BUFSZ] == 0);	/* A2 */
+		owner[(from + k) % BUFSZ] = who;
+		k++
+	:: else -> break
+	od
+}
+
+/* Release the units of a whole sub-buffer when it is consumed or pushed. */
+inline release(pos, k)
+{
+	k = 0;
+	do
+	:: k < SUBSZ -> owner[(pos + k) % BUFSZ] = 0; k++
+	:: else -> break
+	od
+}
+
+/* One record of @ln units, from context @me. */
+inline write_record(ln)
+{
+	G written++;	/* @lrb_reserve "local_inc(&buf->written);" */
+	ret = 0;
+	do
+	:: G old = offset;	/* @lrb_reserve "p.old = local_read(&buf->offset);" */
+	   G atomic { ts = clock; clock++ };	/* @lrb_reserve "p.ts = lrb_clock(chan);" */
+	   G sw_out = 0; sw_in = 0; begin = old;
+	   if
+	   :: G (old % SUBSZ != 0 && old % SUBSZ + ln <= SUBSZ) -> skip
+	   :: G else ->	/* @lrb_reserve "ret = lrb_reserve_slow(buf, &p, size);" */
+		sw_out = (old % SUBSZ != 0);	/* @lrb_reserve_slow "p->switch_out = (p->old & chan->subbuf_mask) != 0;" */
+		start = old + (SUBSZ - old % SUBSZ) % SUBSZ;	/* @lrb_reserve_slow "start = ALIGN(p->old, chan->config.subbuf_size);" */
+		if
+		:: G !PREV_GEN_DONE(start) -> ret = 1	/* @lrb_next_subbuf_free "if (!lrb_commit_done(chan, cc, start - size))" */
+		:: G else
+		fi;
+		if
+		:: G ret == 0 ->
+			cons = consumed;	/* @lrb_next_subbuf_free "consumed = atomic_long_read_acquire(&buf->consumed);" */
+			if
+			:: G start - cons < BUFSZ -> skip	/* @lrb_next_subbuf_free "if (start - consumed < size)" */
+			:: G else -> push(cons)
+			fi
+		:: G else
+		fi;
+		G begin = start + HDR; sw_in = 1	/* @lrb_reserve_slow "p->begin = start + LRB_PHDR_SIZE;" */
+	   fi;
+	   if
+	   :: G ret == 1 -> break		/* full: dropped */
+#ifdef MUTANT_PUSH_FALLTHROUGH
+	   :: G ret == 2 ->	/* publish the stale fast-path slot */
+		ret = 0; begin = old; sw_in = 0; sw_out = 0;
+		atomic {
+			if
+			:: offset == old -> offset = begin + ln; break
+			:: else
+			fi
+		}
+#else
+	   :: G ret == 2 -> ret = 0		/* consumed moved: recompute */
+#endif
+	   :: G ret == 0 ->
+#ifdef MUTANT_NO_RETRY
+		G offset = begin + ln; break
+#else
+		G atomic {	/* @lrb_offset_publish "return local_cmpxchg(&buf->offset, old, new) == old;" */
+			if
+			:: offset == old -> offset = begin + ln; break
+			:: else
+			fi
+		}
+#endif
+	   fi
+	od;
+	if
+	:: G ret == 1 -> lost++	/* @lrb_reserve "lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);" */
+	:: G ret == 0 ->
+		id++;
+		claim(begin, ln, me * 16 + id, k);
+		if
+		:: G sw_out ->	/* @lrb_switch_out "lrb_close_fields(buf, old, content, ts);" */
+			content[(old / SUBSZ) % NSUB] = old % SUBSZ;
+			commit_add((old / SUBSZ) % NSUB, SUBSZ - old % SUBSZ)	/* @lrb_switch_out "chan->config.subbuf_size - content);" */
+		:: G else
+		fi;
+		if
+		:: G sw_in -> mem[start % BUFSZ] = start / SUBSZ + 1	/* @lrb_switch_in "ph->packet_seq_num = start >> buf->chan->subbuf_order;" */
+		:: G else
+		fi;
+		if
+		:: G (begin + ln) % SUBSZ == 0 ->	/* @lrb_reserve "lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts);" */
+			content[(begin / SUBSZ) % NSUB] = SUBSZ
+		:: G else
+		fi;
+#ifdef MUTANT_COMMIT_EARLY
+		commit_add((begin / SUBSZ) % NSUB, ln + sw_in * HDR);
+#endif
+		G mem[begin % BUFSZ] = REC(ts, ln);	/* @lrb_reserve "lrb_write_header(lrb_pos_addr(buf, p.begin), id, len, p.ts, p.hlen);" */
+		if
+		:: G ln == 2 -> mem[(begin + 1) % BUFSZ] = CONT(ts)	/* lrb_write() of the caller */
+		:: G else
+		fi;
+#ifndef MUTANT_COMMIT_EARLY
+		/* LRB-W1 smp_wmb(): program order here. */
+		commit_add((begin / SUBSZ) % NSUB, ln + sw_in * HDR)	/* @lrb_commit "lrb_commit_bytes(buf, slot->cc_index, slot->commit_size);" */
+#endif
+	fi;
+	/* Forget this record's locals: keeps the state space small. */
+	d_step {
+		old = 0; start = 0; begin = 0; cons = 0; ts = 0; pn = 0;
+		pok = 0; plast = 0; ret = 0; sw_out = 0; sw_in = 0; ln = 0
+	}
+}
+
+/*
+ * Overwrite mode: count the records of the oldest sub-buffer and take it
+ * from the reader. Discard mode: the buffer is full.
+ * @lrb_push_reader "long n = lrb_count_records(ph, content);"
+ */
+inline push(cons)
+{
+	if
+	:: G MODE == DISCARD -> ret = 1	/* @lrb_next_subbuf_free "return -ENOSPC;" */
+	:: G MODE == OVERWRITE ->
+		pn = 0; pok = 1; plast = 0;
+		walk(cons, pn, pok, plast, pu, pv, pc);
+		G atomic {	/* @lrb_push_reader "if (atomic_long_cmpxchg(&buf->consumed, consumed," */
+			if
+			:: consumed == cons ->
+				consumed = cons + SUBSZ;
+				assert(pok);	/* complete and not reused: it parses */
+				overwritten = overwritten + pn;
+				release(cons, k)
+			:: else -> ret = 2
+			fi
+		}
+	fi
+}
+
+#define WRITER_LOCALS \
+	byte old, start, begin, cons, ts, pn, pok, plast, pu, pv, pc; \
+	byte ret, k, id; bool sw_out, sw_in; byte ln
+
+inline pick_len()
+{
+	if
+	:: ln = 1
+	:: ln = 2
+	fi
+}
+
+proctype task() provided (running == TASK || running == OFF)
+{
+	byte me = TASK;
+	byte n = 0;
+	WRITER_LOCALS;
+
+	do
+	:: n < NTASK -> pick_len(); write_record(ln); n++
+	:: else -> break
+	od;
+	/* Tracing stops: no more interrupts; close the open sub-buffer. */
+	running = OFF;
+	/* @lrb_switch_local "if (!(old & chan->subbuf_mask))" */
+	old = offset;
+	if
+	:: old % SUBSZ != 0 ->
+		offset = old + (SUBSZ - old % SUBSZ);
+		content[(old / SUBSZ) % NSUB] = old % SUBSZ;
+		commit_add((old / SUBSZ) % NSUB, SUBSZ - old % SUBSZ)
+	:: else
+	fi;
+	finished = 1
+}
+
+bool irq_started, nmi_started;
+
+proctype irq() provided (running == IRQ || (running == TASK && !irq_started))
+{
+	byte me = IRQ;
+	byte n = 0;
+	byte prev;
+	WRITER_LOCALS;
+
+end_wait:
+	atomic { running == TASK -> prev = TASK; running = IRQ; irq_started = 1 };
+	do
+	:: n < NIRQ -> pick_len(); write_record(ln); n++
+	:: else -> break
+	od;
+	G running = prev
+}
+
+proctype nmi() provided (running == NMI ||
+			 ((running == TASK || running == IRQ) && !nmi_started))
+{
+	byte me = NMI;
+	byte n = 0;
+	byte prev;
+	WRITER_LOCALS;
+
+end_wait:
+	atomic { (running == TASK || running == IRQ) -> prev = running; running = NMI; nmi_started = 1 };
+	do
+	:: n < NNMI -> pick_len(); write_record(ln); n++
+	:: else -> break
+	od;
+	G running = prev
+}
+
+/* The reader, on another CPU. */
+proctype reader()
+{
+	byte pos, cc, n, last = 0, u, v, c, snap;
+	bool ok;
+	byte k;
+
+	do
+	:: pos = consumed;	/* @lrb_get_subbuf "pos = atomic_long_read(&buf->consumed);" */
+	   cc = commit[(pos / SUBSZ) % NSUB];	/* @lrb_get_subbuf "cc = local_read(&buf->commit[lrb_subbuf_index(chan, pos)]);" */
+#ifdef MUTANT_NO_CC_CHECK
+	   if
+	   :: pos >= offset -> if :: finished -> break :: else fi
+	   :: else ->
+#else
+	   if
+	   :: cc != (pos / BUFSZ + 1) * SUBSZ ->	/* @lrb_get_subbuf "if (!lrb_commit_done(chan, cc, pos)) {" */
+		if
+		:: finished && consumed == pos && cc == commit[(pos / SUBSZ) % NSUB] -> break
+		:: else
+		fi
+	   :: else ->
+#endif
+		/* LRB-R1 smp_rmb(): program order here. */
+		ok = 1; snap = last;
+		walk(pos, n, ok, snap, u, v, c);	/* @lrb_get_subbuf "n = lrb_count_records(ph, content);" */
+		atomic {	/* @lrb_put_subbuf "if (atomic_long_cmpxchg(&buf->consumed, pos," */
+			if
+			:: consumed == pos ->
+				consumed = pos + SUBSZ;
+				assert(ok);	/* A1, A3 */
+				last = snap;
+				delivered = delivered + n;
+				release(pos, k)
+			:: else	/* overwritten under us: -EIO, counted by the writer */
+			fi;
+			n = 0; snap = 0; ok = 0; k = 0
+		}
+	   fi
+	od;
+	assert(written == delivered + lost + overwritten)	/* A4 */
+}
+
+init {
+	atomic {
+		run task();
+		run irq();
+		run nmi();
+		run reader()
+	}
+}
