@@ -82,8 +82,39 @@ static void pr_mmm(const char *what, struct mmm m, const char *unit)
 /* ---- 1. primitives ---- */
 
 static local_t bench_local;
-static atomic_long_t bench_atomic;
 static unsigned long bench_word;
+static long bench_long;
+
+/*
+ * The bus-locked operations, spelled out on x86-64: a uniprocessor kernel
+ * (UML is one) drops the LOCK prefix of cmpxchg() and atomic_*().
+ */
+#ifdef CONFIG_X86_64
+static __always_inline unsigned long locked_cmpxchg(unsigned long *p,
+						    unsigned long old,
+						    unsigned long new)
+{
+	unsigned long prev;
+
+	asm volatile("lock; cmpxchgq %2,%1"
+		     : "=a" (prev), "+m" (*p) : "r" (new), "0" (old) : "memory");
+	return prev;
+}
+
+static __always_inline long locked_add_return(long v, long *p)
+{
+	long old = v;
+
+	asm volatile("lock; xaddq %0,%1" : "+r" (v), "+m" (*p) : : "memory");
+	return v + old;
+}
+#define LOCKED_REAL	true
+#else
+#define locked_cmpxchg(p, o, n)		cmpxchg(p, o, n)
+#define locked_add_return(v, p)		\
+	atomic_long_add_return(v, (atomic_long_t *)(p))
+#define LOCKED_REAL	IS_ENABLED(CONFIG_SMP)
+#endif
 
 enum prim {
 	P_BASELINE, P_LOCAL_CMPXCHG, P_CMPXCHG, P_LOCAL_ADD_RETURN,
@@ -92,7 +123,7 @@ enum prim {
 
 static const char *const prim_name[P_NR] = {
 	"baseline (empty loop)", "local_cmpxchg", "cmpxchg (locked)",
-	"local_add_return", "atomic_long_add_return (locked)",
+	"local_add_return", "add_return (locked xadd)",
 	"local_irq_enable (sti)", "local_irq_disable (cli)",
 	"local_irq_save + restore (cli+sti)",
 };
@@ -120,7 +151,7 @@ static u64 time_prim(enum prim p)
 		break;
 	case P_CMPXCHG:
 		for (i = 0; i < loops; i++)
-			cmpxchg(&bench_word, 0, 0);
+			locked_cmpxchg(&bench_word, 0, 0);
 		break;
 	case P_LOCAL_ADD_RETURN:
 		for (i = 0; i < loops; i++)
@@ -128,7 +159,7 @@ static u64 time_prim(enum prim p)
 		break;
 	case P_ADD_RETURN:
 		for (i = 0; i < loops; i++)
-			atomic_long_add_return(1, &bench_atomic);
+			locked_add_return(1, &bench_long);
 		break;
 	case P_IRQ_ENABLE:
 		for (i = 0; i < loops; i++)
@@ -177,6 +208,11 @@ static void bench_primitives(void)
 	for (p = 0; p < P_NR; p++) {
 		if (soft_irq_flag && p >= P_IRQ_ENABLE) {
 			pr_info("  %-34s not measurable in UML: its interrupt flag is software, not cli/sti\n",
+				prim_name[p]);
+			continue;
+		}
+		if (!LOCKED_REAL && (p == P_CMPXCHG || p == P_ADD_RETURN)) {
+			pr_info("  %-34s not measurable: uniprocessor build, no LOCK prefix\n",
 				prim_name[p]);
 			continue;
 		}
@@ -305,11 +341,11 @@ static void bench_writes(void)
 {
 	static const size_t lens[] = { 4, 8, 16, 64, 256 };
 	static u64 v[T_NR][MAX_REPS], rf[MAX_REPS], rfl[MAX_REPS];
+	/* LRB's default clock is local_clock(), the one given to the others. */
 	struct lrb_config cfg = {
 		.subbuf_size = SUBBUF,
 		.num_subbufs = NSUBBUF,
 		.mode = LRB_MODE_OVERWRITE,
-		.clock = local_clock,
 	};
 	struct bench_ctx c = {};
 	int l, r, t, rd, cpu;
