@@ -9,6 +9,8 @@
 #                 checkpatch, sparse, W=1, kernel-doc, overlay == series
 #   make torture  DURATION=600: lrb_torture on x86_64 with 4 CPUs, both sync
 #                 variants and both modes
+#   make torture-debug  DURATION=...: the same on a lockdep+KASAN+UBSAN kernel
+#                 and on a KCSAN kernel (LRB_SYNC_LOCAL)
 #   make bench    lrb_bench in UML (timings) for both sync variants, and
 #                 once in the x86_64 guest (functional only)
 #   make export   copy the files the series creates into the overlay dirs
@@ -18,7 +20,7 @@
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all deps tree build test check export demo clean torture bench
+.PHONY: all deps tree build test check export demo clean torture torture-debug bench
 
 all: test
 
@@ -46,6 +48,11 @@ torture: tree
 	@$(H)/build.sh x86_64 local >/dev/null && $(H)/build.sh x86_64 irqoff >/dev/null
 	@fail=0; for v in local irqoff; do for m in 0 1; do \
 		$(H)/torture.sh $$v $$m $(DURATION) || fail=1; done; done; exit $$fail
+
+torture-debug: tree
+	@fail=0; for v in debug kcsan; do \
+		$(H)/build.sh x86_64 $$v >build/log/build-x86_64-$$v.log 2>&1 || { tail -20 build/log/build-x86_64-$$v.log; exit 1; }; \
+		for m in 0 1; do $(H)/torture.sh $$v $$m $(DURATION) || fail=1; done; done; exit $$fail
 
 bench: tree
 	@$(H)/bench.sh

@@ -2,7 +2,8 @@
 # build.sh ARCH VARIANT: configure and build one kernel out of tree.
 #   ARCH    x86_64 | um
 #   VARIANT local | irqoff | off | broken  (LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF,
-#           CONFIG_LRB=n, LRB_SYNC_LOCAL with LRB_TORTURE_BROKEN_RETRY)
+#           CONFIG_LRB=n, LRB_SYNC_LOCAL with LRB_TORTURE_BROKEN_RETRY,
+#           LRB_SYNC_LOCAL with lockdep+KASAN+UBSAN, LRB_SYNC_LOCAL with KCSAN)
 # Output: build/out/ARCH-VARIANT (O= dir).  Uses ccache, make -j$(nproc).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +18,7 @@ local) vfrag=$here/config/sync-local.config ;;
 irqoff) vfrag=$here/config/sync-irqoff.config ;;
 off) vfrag=$here/config/lrb-off.config ;;
 broken) vfrag=$here/config/broken-retry.config ;;
+debug | kcsan) vfrag=$here/config/$variant.config ;;
 *) echo "build.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 

@@ -59,6 +59,15 @@ for p in $(series_patches); do
 done
 LRB_TREE=$overlay_tree static_checks
 check "coccicheck MODE=report on the new files (every script)" "$here/cocci.sh" report
+# make htmldocs for Documentation/trace, if Sphinx is installed: no warning
+# may mention the LRB files.
+htmldocs_lrb() {
+	local log=$logdir/check-htmldocs.log
+	command -v sphinx-build >/dev/null || { echo "sphinx-build not installed: skipped"; return 0; }
+	make -C "$tree" O="$top/build/docs" SPHINXDIRS=trace htmldocs >"$log" 2>&1 || { tail -n 20 "$log"; return 1; }
+	! grep -iE 'lrb' "$log" | grep -iE 'warning|error'
+}
+check "make SPHINXDIRS=trace htmldocs: no warning on LRB files" htmldocs_lrb
 stage "Promela model" model_checks
 echo "== total: $(($(date +%s) - t_all)) s"
 echo "$passed passed, $failed failed"

@@ -17,8 +17,20 @@ sed -i 's/\r$//' "$log"
 sed -n 's/^\[ *[0-9.]*\] //p' "$log" | grep -E '^lrb_torture: (mode|cpu|hotplug|FAIL|PASS|running)' |
 	grep -vE '^lrb_torture: cpu [0-9]+ (task|softirq|hardirq|nmi) +written 0 '
 result=$(sed -n 's/.*lrb_torture: \(PASS\|FAIL\)$/\1/p' "$log" | tail -n 1)
-splat=$(grep -E 'WARNING:|BUG:|Oops|KASAN:|UBSAN:|KCSAN:|possible recursive locking|circular locking|Kernel panic' "$log" | grep -v 'lrb_torture: FAIL' | head -n 5)
-[ -n "$splat" ] && echo "splat: $splat"
+# A splat counts when its report (the 40 lines from its header on)
+# mentions LRB code; others are listed but do not fail the run.
+pat='WARNING:|BUG:|Oops|KASAN:|UBSAN:|KCSAN:|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|Kernel panic'
+splat="" other=""
+for n in $(grep -nE "$pat" "$log" | grep -v 'lrb_torture: FAIL' | cut -d: -f1); do
+	head=$(sed -n "${n}p" "$log")
+	if sed -n "${n},$((n + 40))p" "$log" | grep -q 'lrb'; then
+		splat="$splat$head"$'\n'
+	else
+		other="$other$head"$'\n'
+	fi
+done
+[ -n "$other" ] && printf 'splat not in LRB code: %s' "$other" | head -n 3
+[ -n "$splat" ] && printf 'splat: %s' "$splat" | head -n 5
 [ $rc -ne 0 ] && echo "boot exit $rc (timeout?)"
 echo "torture $variant mode $mode ${duration}s: ${result:-no result} (expected $expect)"
 if [ "$expect" = FAIL ]; then

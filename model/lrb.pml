@@ -190,8 +190,9 @@ inline write_record(ln)
 		:: G ret == 0 ->
 			cons = consumed;	/* @lrb_next_subbuf_free "consumed = atomic_long_read_acquire(&buf->consumed);" */
 			if
-			:: G start - cons < BUFSZ -> skip	/* @lrb_next_subbuf_free "if (start - consumed < size)" */
-			:: G else -> push(cons)
+			:: G start < cons -> ret = 2	/* @lrb_next_subbuf_free "if (ahead < 0)" */
+			:: G start >= cons && start - cons < BUFSZ -> skip	/* @lrb_next_subbuf_free "if (ahead < (long)size)" */
+			:: G start >= cons && start - cons >= BUFSZ -> push(cons)
 			fi
 		:: G else
 		fi;

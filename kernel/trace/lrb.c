@@ -413,13 +413,15 @@ static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed)
 /*
  * May the sub-buffer starting at @start be opened? 0 if so, -ENOSPC when
  * it is full (discard mode) or still has a pending commit, -EAGAIN when
- * the caller must recompute (the reader position moved).
+ * the caller must recompute: the reader position moved, or @start was
+ * computed from an offset that nested writers have since moved far on.
  */
 static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start)
 {
 	struct lrb_channel *chan = buf->chan;
 	unsigned long size = chan->buf_mask + 1;
 	unsigned long consumed, cc;
+	long ahead;
 
 	/* Its previous generation must be fully committed. */
 	cc = local_read(&buf->commit[lrb_subbuf_index(chan, start)]);
@@ -428,7 +430,15 @@ static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start)
 
 	/* LRB-W2: pairs with LRB-R2 in lrb_put_subbuf(). */
 	consumed = atomic_long_read_acquire(&buf->consumed);
-	if (start - consumed < size)
+	ahead = (long)(start - consumed);
+	/*
+	 * The reader is past @start: interrupts wrote (and the reader read)
+	 * more than a whole buffer since our offset was read. Pushing now
+	 * would take a sub-buffer that is not the one to reuse.
+	 */
+	if (ahead < 0)
+		return -EAGAIN;
+	if (ahead < (long)size)
 		return 0;
 	if (chan->config.mode == LRB_MODE_DISCARD)
 		return -ENOSPC;
@@ -493,6 +503,9 @@ static int lrb_reserve_slow(struct lrb_cpu_buf *buf, struct lrb_pos *p,
 	p->switch_out = (p->old & chan->subbuf_mask) != 0;
 	start = ALIGN(p->old, chan->config.subbuf_size);
 	ret = lrb_next_subbuf_free(buf, start);
+	/* A refusal computed from a stale offset is no refusal: retry. */
+	if (ret == -ENOSPC && local_read(&buf->offset) != p->old)
+		return -EAGAIN;
 	if (ret)
 		return ret;
 	p->switch_in = true;
@@ -543,12 +556,13 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 	local_inc(&buf->written);
 	if (unlikely(!nmi_ok))
 		return lrb_drop(buf, slot, LRB_LOST_NMI, -EBUSY);
-	if (unlikely(buf->nesting >= LRB_NESTING_MAX))
+	if (unlikely(READ_ONCE(buf->nesting) >= LRB_NESTING_MAX))
 		return lrb_drop(buf, slot, LRB_LOST_NESTED, -EBUSY);
 	/* Also keeps the size computation below from overflowing. */
 	if (unlikely(len > chan->config.subbuf_size))
 		return lrb_drop(buf, slot, LRB_LOST_TOO_BIG, -E2BIG);
-	buf->nesting++;
+	/* Only this CPU's writers touch it, each one restoring it. */
+	WRITE_ONCE(buf->nesting, buf->nesting + 1);
 	barrier();
 
 	for (;;) {
@@ -594,7 +608,7 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 lost:
 	lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);
 	barrier();
-	buf->nesting--;
+	WRITE_ONCE(buf->nesting, buf->nesting - 1);
 	lrb_writer_exit(slot);
 	return ret;
 }
@@ -613,7 +627,7 @@ void lrb_commit(struct lrb_slot *slot)
 
 	lrb_commit_bytes(buf, slot->cc_index, slot->commit_size);
 	barrier();
-	buf->nesting--;
+	WRITE_ONCE(buf->nesting, buf->nesting - 1);
 	lrb_writer_exit(slot);
 }
 EXPORT_SYMBOL_GPL(lrb_commit);

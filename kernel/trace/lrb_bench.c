@@ -108,6 +108,7 @@ static __always_inline long locked_add_return(long v, long *p)
 	asm volatile("lock; xaddq %0,%1" : "+r" (v), "+m" (*p) : : "memory");
 	return v + old;
 }
+
 #define LOCKED_REAL	true
 #else
 #define locked_cmpxchg(p, o, n)		cmpxchg(p, o, n)

@@ -299,7 +299,8 @@ static bool torture_check_subbuf(int cpu, const struct lrb_subbuf *sb,
 			k->bad_len++;
 			return false;
 		}
-		memcpy(copy, rec.data, rec.len);
+		/* Racy by design in overwrite mode; the put validates. */
+		data_race(memcpy(copy, rec.data, rec.len));
 		if (rec.len != sizeof(*r) + r->extra || r->ctx >= CTX_NR ||
 		    r->writer >= nw || rec.id != r->ctx) {
 			k->bad_len++;
