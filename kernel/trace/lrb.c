@@ -815,7 +815,7 @@ bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 
 	if (!it->offset) {
 		it->offset = LRB_PHDR_SIZE;
-		it->ts = ph->timestamp_begin;
+		it->ts = READ_ONCE(ph->timestamp_begin);
 	}
 	if (it->offset >= sb->content_size)
 		return false;
