@@ -50,6 +50,8 @@ def main():
             problems.append('case failed: %s' % m.group(4))
     if not plans:
         problems.append('no KTAP output: the boot did not reach the tests')
+    elif passed + failed + skipped == 0:
+        problems.append('no test case ran (is CONFIG_LRB_KUNIT_TEST set?)')
     for depth, n in plans.items():
         if counted.get(depth, 0) != n:
             problems.append('plan 1..%d at depth %d but %d results '
