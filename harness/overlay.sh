@@ -4,24 +4,11 @@
 # the patched tree; "check" fails when they differ or when the overlay has
 # a file the series does not create.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-tree=${LRB_TREE:-$top/build/linux}
+. "$(dirname "$0")/lib.sh"
 mode=${1:-check}
 
-# Files the series creates: "+++ b/PATH" of a patch whose "---" is /dev/null.
-created() {
-	local p
-	while read -r p _; do
-		case $p in ""|\#*) continue ;; esac
-		awk '/^--- \/dev\/null/ { n = 1; next }
-		     n && /^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print; }
-		     { n = 0 }' "$top/patches/$p"
-	done < "$top/series" | sort -u
-}
-
 bad=0
-files=$(created)
+files=$(series_files)
 for f in $files; do
 	case $mode in
 	export)
