@@ -30,8 +30,10 @@ um)
 		printf '#!/bin/sh\nmount -t proc proc /proc\necho "LRB-INIT: reached /init"\npoweroff -f\n' > "$root/init"
 		chmod +x "$root/init"
 	fi
-	# UML wants a writable TMPDIR for its memory file.
-	timeout "$timeout" "$out/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags="$root" \
+	# UML maps its memory from a file in TMPDIR, which must allow exec
+	# (/dev/shm may be small or noexec on some machines).
+	mkdir -p "$top/build/tmp"
+	TMPDIR=$top/build/tmp timeout "$timeout" "$out/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags="$root" \
 		rw init=/init con=null con0=fd:0,fd:1 panic=-1 oops=panic $cmdline \
 		</dev/null >"$log" 2>&1
 	;;

@@ -32,7 +32,7 @@ stage() {
 	echo "== $name"
 	"$@"
 	rc=$?
-	echo "== $name: $(($(date +%s) - t0)) s${rc:+, exit $rc}"
+	echo "== $name: $(($(date +%s) - t0)) s$([ "$rc" -ne 0 ] && echo ", exit $rc")"
 	return $rc
 }
 

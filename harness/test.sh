@@ -6,8 +6,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 t_all=$(date +%s)
 
-stage deps "$here/deps.sh" || exit 1
-stage tree "$here/tree.sh" || exit 1
+stage deps "$here/deps.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+stage tree "$here/tree.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff"}
 for run in $runs; do
@@ -23,6 +23,8 @@ for run in $runs; do
 	res=$("$here/ktap.py" "$logdir/boot-$run.log" "$run")
 	head -n -1 <<<"$res"
 	read -r p f s <<<"$(tail -n 1 <<<"$res")"
+	# No counts at all (the parser died): that boot failed.
+	[[ $f =~ ^[0-9]+$ ]] || { p=0 f=1 s=0; echo "FAIL: boot $run: no result"; }
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
 
