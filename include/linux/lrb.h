@@ -69,7 +69,8 @@ enum lrb_mode {
  *	the next sub-buffer still had a reservation open (pending commit).
  * @LRB_LOST_OVERWRITTEN: overwrite mode, the record's sub-buffer was
  *	reused before the reader took it.
- * @LRB_LOST_TOO_BIG: the record does not fit in an empty sub-buffer.
+ * @LRB_LOST_TOO_BIG: the record does not fit in an empty sub-buffer, or
+ *	its payload exceeds LRB_RECORD_LEN_MAX.
  * @LRB_LOST_NESTED: more than LRB_NESTING_MAX writers were open on the CPU.
  * @LRB_LOST_NMI: written from NMI context with CONFIG_LRB_SYNC_IRQOFF.
  * @LRB_LOST_NR: number of causes.
@@ -183,13 +184,16 @@ struct lrb_packet_header {
 };
 
 /*
- * Record headers. A record is a header, then the payload, padded to
- * LRB_RECORD_ALIGN. The compact header is used when the event id and
- * length fit in 16 bits and the timestamp is less than 2^32 ns after the
- * previous record of the buffer, so a small event costs 8 bytes of header
- * (a 4- or 8-byte payload takes 16 bytes in all).
+ * Record headers. A record is a header, then the payload; each record
+ * starts LRB_RECORD_ALIGN-aligned, and the last one of a sub-buffer is not
+ * padded, so content_size ends exactly at its payload as CTF readers
+ * expect. The compact header is used when the timestamp has the same bits
+ * above 32 as the previous record's, so a small event costs 8 bytes of
+ * header (a 4- or 8-byte payload takes 16 bytes in all). A payload is at
+ * most LRB_RECORD_LEN_MAX bytes.
  */
 #define LRB_RECORD_ALIGN	8
+#define LRB_RECORD_LEN_MAX	0xffffU
 #define LRB_ID_EXTENDED		0xffffU
 
 /**
@@ -205,20 +209,16 @@ struct lrb_record_header {
 };
 
 /**
- * struct lrb_record_header_ext - extended record header (24 bytes)
+ * struct lrb_record_header_ext - extended record header (16 bytes)
  * @id_ext: LRB_ID_EXTENDED.
- * @reserved: zero.
- * @id: event id.
  * @len: payload bytes.
- * @reserved2: zero.
+ * @id: event id.
  * @ts: full timestamp.
  */
 struct lrb_record_header_ext {
 	u16 id_ext;
-	u16 reserved;
+	u16 len;
 	u32 id;
-	u32 len;
-	u32 reserved2;
 	u64 ts;
 };
 

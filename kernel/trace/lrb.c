@@ -71,6 +71,7 @@
  * @nesting: writers open on the owning CPU.
  * @written: records the writers asked to write.
  * @lost: records lost, by &enum lrb_lost_cause.
+ * @discarded_closed: events_discarded of a recently closed packet.
  * @consumed: free-running reader position (a sub-buffer start).
  * @reader_lock: serializes readers of this buffer.
  * @held: a reader holds the sub-buffer at @held_pos.
@@ -89,6 +90,7 @@ struct lrb_cpu_buf {
 	int nesting;
 	local_t written;
 	local_t lost[LRB_LOST_NR];
+	u64 discarded_closed;
 
 	atomic_long_t consumed ____cacheline_aligned;
 	raw_spinlock_t reader_lock;
@@ -259,14 +261,14 @@ struct lrb_rec_view {
  * Decode the record at @off of a sub-buffer whose records end at @content
  * (@off < @content). Each field is read once, and nothing may cross
  * @content: in overwrite mode the bytes may be changing under a reader.
- * Returns the record's size, padding included, or 0 if it is malformed.
+ * Returns the record's size, header and payload, or 0 if it is malformed.
  */
 static size_t lrb_record_parse(const void *sub, size_t off, size_t content,
 			       struct lrb_rec_view *v)
 {
 	const struct lrb_record_header *rh = sub + off;
 	const struct lrb_record_header_ext *rx = sub + off;
-	size_t room = content - off, size;
+	size_t room = content - off;
 
 	if (room < sizeof(*rh))
 		return 0;
@@ -286,8 +288,7 @@ static size_t lrb_record_parse(const void *sub, size_t off, size_t content,
 	}
 	if (v->len > room - v->hlen)
 		return 0;
-	size = ALIGN(v->hlen + v->len, LRB_RECORD_ALIGN);
-	return size <= room ? size : 0;
+	return v->hlen + v->len;
 }
 
 /*
@@ -307,8 +308,11 @@ static long lrb_count_records(const void *sub, size_t content)
 			return -EIO;
 		off += size;
 		n++;
+		if (off < content)
+			off = ALIGN(off, LRB_RECORD_ALIGN);
 	}
-	return n;
+	/* The last record ends exactly at @content. */
+	return off == content ? n : -EIO;
 }
 
 static void lrb_wakeup_work(struct irq_work *work)
@@ -351,6 +355,7 @@ static void lrb_close_fields(struct lrb_cpu_buf *buf, unsigned long pos,
 	ph->content_size = (u64)content * BITS_PER_BYTE;
 	ph->packet_size = (u64)buf->chan->config.subbuf_size * BITS_PER_BYTE;
 	ph->events_discarded = lrb_lost_discarded(buf);
+	WRITE_ONCE(buf->discarded_closed, ph->events_discarded);
 }
 
 /* Close the sub-buffer holding @old (not at a boundary): pad and commit. */
@@ -412,11 +417,13 @@ static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed)
 
 /*
  * May the sub-buffer starting at @start be opened? 0 if so, -ENOSPC when
- * it is full (discard mode) or still has a pending commit, -EAGAIN when
- * the caller must recompute: the reader position moved, or @start was
- * computed from an offset that nested writers have since moved far on.
+ * it is full (discard mode, or @may_push false) or still has a pending
+ * commit, -EAGAIN when the caller must recompute: the reader position
+ * moved, or @start was computed from an offset that nested writers have
+ * since moved far on.
  */
-static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start)
+static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start,
+				bool may_push)
 {
 	struct lrb_channel *chan = buf->chan;
 	unsigned long size = chan->buf_mask + 1;
@@ -440,7 +447,7 @@ static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start)
 		return -EAGAIN;
 	if (ahead < (long)size)
 		return 0;
-	if (chan->config.mode == LRB_MODE_DISCARD)
+	if (chan->config.mode == LRB_MODE_DISCARD || !may_push)
 		return -ENOSPC;
 	return lrb_push_reader(buf, consumed) ? 0 : -EAGAIN;
 }
@@ -448,8 +455,7 @@ static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start)
 static __always_inline size_t lrb_header_len(const struct lrb_cpu_buf *buf,
 					     size_t len, u64 ts)
 {
-	if (likely(len <= U16_MAX &&
-		   (unsigned long)(ts >> 32) == READ_ONCE(buf->last_ts_high)))
+	if (likely((unsigned long)(ts >> 32) == READ_ONCE(buf->last_ts_high)))
 		return sizeof(struct lrb_record_header);
 	return sizeof(struct lrb_record_header_ext);
 }
@@ -467,10 +473,8 @@ static void lrb_write_header(void *p, unsigned int id, size_t len, u64 ts,
 		struct lrb_record_header_ext *rx = p;
 
 		rx->id_ext = LRB_ID_EXTENDED;
-		rx->reserved = 0;
-		rx->id = id;
 		rx->len = len;
-		rx->reserved2 = 0;
+		rx->id = id;
 		rx->ts = ts;
 	}
 }
@@ -502,7 +506,7 @@ static int lrb_reserve_slow(struct lrb_cpu_buf *buf, struct lrb_pos *p,
 		return -E2BIG;
 	p->switch_out = (p->old & chan->subbuf_mask) != 0;
 	start = ALIGN(p->old, chan->config.subbuf_size);
-	ret = lrb_next_subbuf_free(buf, start);
+	ret = lrb_next_subbuf_free(buf, start, true);
 	/* A refusal computed from a stale offset is no refusal: retry. */
 	if (ret == -ENOSPC && local_read(&buf->offset) != p->old)
 		return -EAGAIN;
@@ -535,9 +539,10 @@ static int lrb_drop(struct lrb_cpu_buf *buf, struct lrb_slot *slot,
  * disabled until lrb_commit(), which must follow on the same CPU.
  *
  * Return: 0; -EINVAL for a bad id (not counted); or, with the record
- * counted as lost: -E2BIG when it can never fit in a sub-buffer, -ENOSPC
- * when the buffer is full, -EBUSY when writers are nested too deep or
- * (irq-off variant) the caller is an NMI.
+ * counted as lost: -E2BIG when it can never fit in a sub-buffer or @len
+ * exceeds LRB_RECORD_LEN_MAX, -ENOSPC when the buffer is full, -EBUSY
+ * when writers are nested too deep or (irq-off variant) the caller is an
+ * NMI.
  */
 int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 		unsigned int id, size_t len)
@@ -559,7 +564,7 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 	if (unlikely(READ_ONCE(buf->nesting) >= LRB_NESTING_MAX))
 		return lrb_drop(buf, slot, LRB_LOST_NESTED, -EBUSY);
 	/* Also keeps the size computation below from overflowing. */
-	if (unlikely(len > chan->config.subbuf_size))
+	if (unlikely(len > LRB_RECORD_LEN_MAX))
 		return lrb_drop(buf, slot, LRB_LOST_TOO_BIG, -E2BIG);
 	/* Only this CPU's writers touch it, each one restoring it. */
 	WRITE_ONCE(buf->nesting, buf->nesting + 1);
@@ -569,13 +574,13 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 		p.old = local_read(&buf->offset);
 		p.ts = lrb_clock(chan);
 		p.hlen = lrb_header_len(buf, len, p.ts);
-		size = ALIGN(p.hlen + len, LRB_RECORD_ALIGN);
-		p.begin = p.old;
-		p.end = p.old + size;
+		size = p.hlen + len;
+		p.begin = ALIGN(p.old, LRB_RECORD_ALIGN);
+		p.end = p.begin + size;
 		p.switch_out = false;
 		p.switch_in = false;
 		if (unlikely(!(p.old & chan->subbuf_mask) ||
-			     (p.old & chan->subbuf_mask) + size >
+			     (p.old & chan->subbuf_mask) + (p.end - p.old) >
 			     chan->config.subbuf_size)) {
 			ret = lrb_reserve_slow(buf, &p, size);
 			if (ret == -EAGAIN)
@@ -602,7 +607,9 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 	slot->ts = p.ts;
 	slot->buf = buf;
 	slot->cc_index = lrb_subbuf_index(chan, p.begin);
-	slot->commit_size = size + (p.switch_in ? LRB_PHDR_SIZE : 0);
+	/* With the alignment gap before the slot, or the packet header. */
+	slot->commit_size = p.end - (p.switch_in ? p.begin - LRB_PHDR_SIZE :
+				     p.old);
 	return 0;
 
 lost:
@@ -633,8 +640,37 @@ void lrb_commit(struct lrb_slot *slot)
 EXPORT_SYMBOL_GPL(lrb_commit);
 
 /*
+ * With no sub-buffer open, records lost since the last packet was closed
+ * would be reported by no packet if writing stopped now: open and close an
+ * empty one at @old to carry the count. Only into free space: never take
+ * a sub-buffer from the reader for it. Returns 0 with the packet published,
+ * -ENOSPC if there is nothing to report or no room, -EAGAIN to recompute.
+ */
+static int lrb_switch_empty(struct lrb_cpu_buf *buf, unsigned long old,
+			    u64 ts)
+{
+	struct lrb_channel *chan = buf->chan;
+	int ret;
+
+	if (lrb_lost_discarded(buf) == READ_ONCE(buf->discarded_closed))
+		return -ENOSPC;
+	ret = lrb_next_subbuf_free(buf, old, false);
+	if (ret)
+		return ret;
+	/* Opened and closed in one step: nested writers go to the next. */
+	if (!lrb_offset_publish(buf, old, old + chan->config.subbuf_size))
+		return -EAGAIN;
+	lrb_switch_in(buf, old, ts);
+	lrb_close_fields(buf, old, LRB_PHDR_SIZE, ts);
+	lrb_commit_bytes(buf, lrb_subbuf_index(chan, old),
+			 chan->config.subbuf_size);
+	return 0;
+}
+
+/*
  * Close the open sub-buffer of @buf, if it holds records, on the CPU that
- * owns it (or with that CPU offline). Runs as a writer would: nested
+ * owns it (or with that CPU offline); if none is open, write an empty
+ * packet when losses are unreported. Runs as a writer would: nested
  * writers make the cmpxchg fail and the loop reads the clock again, so
  * timestamp_end is not before any record of the sub-buffer.
  */
@@ -646,13 +682,18 @@ static void lrb_switch_local(struct lrb_cpu_buf *buf)
 	u64 ts;
 
 	lrb_writer_enter(&slot);
-	do {
+	for (;;) {
 		old = local_read(&buf->offset);
-		if (!(old & chan->subbuf_mask))
-			goto out;
 		ts = lrb_clock(chan);
+		if (!(old & chan->subbuf_mask)) {
+			if (lrb_switch_empty(buf, old, ts) == -EAGAIN)
+				continue;
+			goto out;
+		}
 		new = ALIGN(old, chan->config.subbuf_size);
-	} while (!lrb_offset_publish(buf, old, new));
+		if (lrb_offset_publish(buf, old, new))
+			break;
+	}
 	lrb_switch_out(buf, old, ts);
 out:
 	lrb_writer_exit(&slot);
@@ -669,7 +710,10 @@ static void lrb_switch_ipi(void *info)
  * @cpu: the CPU whose buffer to flush.
  *
  * Closes the open sub-buffer, padding it, so a reader can take the tail of
- * a trace. Runs on @cpu through an IPI, or directly if @cpu is offline.
+ * a trace. If none is open and records were lost since the last packet
+ * was closed, writes an empty packet whose events_discarded reports them,
+ * provided a sub-buffer is free (in overwrite mode too: a flush never
+ * takes one from the reader). Runs on @cpu through an IPI, or directly if @cpu is offline.
  * Records still uncommitted on @cpu complete the delivery when they commit.
  * Process context only.
  */
@@ -832,7 +876,7 @@ bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 	rec->ts = v.ts;
 	rec->data = sb->data + it->offset + v.hlen;
 	it->ts = v.ts;
-	it->offset += size;
+	it->offset = ALIGN(it->offset + size, LRB_RECORD_ALIGN);
 	return true;
 }
 EXPORT_SYMBOL_GPL(lrb_record_next);

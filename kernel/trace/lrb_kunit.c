@@ -241,16 +241,29 @@ static void lrb_test_small_event_cost(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
 	struct lrb_channel *chan = chan_new(test, 4096, 4, LRB_MODE_DISCARD);
-	u32 v = 7;
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
 	struct lrb_subbuf sb;
+	u32 v = 7;
+	int n = 0;
 
 	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 1, &v, 0), 0);
 	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 1, &v, sizeof(v)), 0);
 	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 9), 0);
+	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 2, &v, sizeof(v)), 0);
 	lrb_flush(chan, ctx->cpu);
 	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
-	/* 8 bytes for an empty event, 16 for 4- and 8-byte payloads. */
-	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + 8 + 16 + 16);
+	/*
+	 * 8 bytes for an empty event, 16 for 4- and 8-byte payloads; the
+	 * last record is not padded, so the content ends at its payload.
+	 */
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + 8 + 16 + 16 + 12);
+	KUNIT_EXPECT_EQ(test, sb.records, 4UL);
+	while (lrb_record_next(&sb, &it, &rec))
+		n++;
+	KUNIT_EXPECT_EQ(test, n, 4);
+	KUNIT_EXPECT_EQ(test, rec.id, 2U);
+	KUNIT_EXPECT_EQ(test, *(u32 *)rec.data, v);
 	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
 }
 
@@ -468,6 +481,56 @@ static void lrb_test_flush_partial(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next), 2UL);
 }
 
+static void lrb_test_flush_reports_losses(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 2, LRB_MODE_DISCARD);
+	const struct lrb_packet_header *ph;
+	struct lrb_subbuf sb;
+	struct lrb_stats st;
+	int i;
+
+	/* Fill both sub-buffers exactly: each is closed, none left open. */
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB), PER_SB);
+		KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 2, NULL, 0), 0);
+	}
+	KUNIT_EXPECT_EQ(test, write_seq(chan, 0, 3), 0U);
+	/* Full: the flush has no room for a packet and writes none. */
+	lrb_flush(chan, ctx->cpu);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+		ph = sb.data;
+		KUNIT_EXPECT_EQ(test, ph->events_discarded, 0ULL);
+		KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	}
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+	/* Drained: the flush reports the 3 losses in an empty packet. */
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	ph = sb.data;
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR);
+	KUNIT_EXPECT_EQ(test, sb.records, 0UL);
+	KUNIT_EXPECT_EQ(test, ph->events_discarded, 3ULL);
+	KUNIT_EXPECT_EQ(test, ph->packet_seq_num, 2ULL);
+	KUNIT_EXPECT_EQ(test, ph->content_size, PHDR * 8);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	/* Reported once: the next flush writes nothing. */
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
+	/* Writing goes on after the empty packet. */
+	KUNIT_EXPECT_EQ(test, write_seq(chan, 0, 1), 1U);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	ph = sb.data;
+	KUNIT_EXPECT_EQ(test, ph->packet_seq_num, 3ULL);
+	KUNIT_EXPECT_EQ(test, sb.records, 1UL);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, st.delivered + st.lost[LRB_LOST_FULL]);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_FULL], 3ULL);
+}
+
 static void lrb_test_nested_writers(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
@@ -610,11 +673,17 @@ static void lrb_test_long_record(struct kunit *test)
 	struct lrb_record_iter it = {};
 	struct lrb_record rec;
 	struct lrb_subbuf sb;
-	size_t len = 70000;
-	u8 *p = kunit_kmalloc(test, len, GFP_KERNEL);
+	size_t len = LRB_RECORD_LEN_MAX;
+	u8 *p = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct lrb_stats st;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	memset(p, 0x5a, len);
+	memset(p, 0x5a, len + 1);
+	/* One byte more than the 16-bit length field describes... */
+	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 9, p, len + 1), -E2BIG);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_TOO_BIG], 1ULL);
+	/* ...and the longest payload, which fits. */
 	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 9, p, len), 0);
 	lrb_flush(chan, ctx->cpu);
 	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
@@ -859,6 +928,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_get_put_order),
 	KUNIT_CASE(lrb_test_incomplete_refused),
 	KUNIT_CASE(lrb_test_flush_partial),
+	KUNIT_CASE(lrb_test_flush_reports_losses),
 	KUNIT_CASE(lrb_test_nested_writers),
 	KUNIT_CASE(lrb_test_nesting_limit),
 	KUNIT_CASE(lrb_test_open_slot_blocks_delivery),
