@@ -13,10 +13,16 @@ cmdline=${LRB_CMDLINE:-}
 
 case $arch in
 x86_64)
-	initrd=$top/build/initramfs.cpio.gz
+	# LRB_INITRD: another initramfs; LRB_SHARE: a host directory the
+	# guest mounts with 9p (mount tag host0).
+	initrd=${LRB_INITRD:-$top/build/initramfs.cpio.gz}
 	[ -f "$initrd" ] || "$here/mkinitramfs.sh" "$initrd"
+	share=()
+	[ -n "${LRB_SHARE:-}" ] &&
+		share=(-virtfs "local,path=$LRB_SHARE,mount_tag=host0,security_model=none")
 	accel=tcg,thread=multi
 	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -smp "${LRB_SMP:-2}" -m 1024 \
+		"${share[@]}" \
 		-kernel "$out/arch/x86/boot/bzImage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic $cmdline" \
 		-nographic -no-reboot </dev/null >"$log" 2>&1

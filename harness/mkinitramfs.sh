@@ -1,17 +1,26 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio.gz: a busybox-static initramfs whose /init mounts
-# the usual file systems and powers the guest off (the KUnit suites have
-# already run by then, from the kernel's initcalls).
+# mkinitramfs.sh OUT.cpio.gz [INIT [BIN...]]: a busybox-static initramfs.
+# Without INIT, /init mounts the usual file systems and powers the guest
+# off (the KUnit suites have already run by then, from the kernel's
+# initcalls); with INIT, that script is /init and each BIN goes to /bin.
 set -euo pipefail
 out=$1
+init=${2:-}
+shift $(($# > 1 ? 2 : 1))
 bb=$(command -v busybox)
 file "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root"/{bin,dev,proc,sys,tmp}
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,host}
 cp "$bb" "$root/bin/busybox"
-for t in sh mount echo cat reboot poweroff sleep ls; do ln -s busybox "$root/bin/$t"; done
-cat > "$root/init" <<'INIT'
+for t in $("$bb" --list); do
+	[ -e "$root/bin/$t" ] || ln -s busybox "$root/bin/$t"
+done
+if [ -n "$init" ]; then
+	cp "$init" "$root/init"
+	for b in "$@"; do cp "$b" "$root/bin/"; done
+else
+	cat > "$root/init" <<'INIT'
 #!/bin/sh
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -19,5 +28,6 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo "LRB-INIT: reached /init"
 reboot -f
 INIT
+fi
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) > "$out"

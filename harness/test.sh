@@ -45,6 +45,21 @@ torture_checks() {
 	fi
 }
 case " $runs " in *" x86_64-local "*) stage torture torture_checks ;; esac
+
+# User space in the x86_64 guest: selftests, lrb-record, babeltrace2.
+user_checks() {
+	local v out p f s
+	for v in local irqoff; do
+		out=$("$here/usertest.sh" "$v" 2>&1)
+		echo "$out" >"$logdir/usertest-$v.log"
+		grep -E '^(ok|FAIL|skip):|^    trace ' <<<"$out"
+		read -r p f s < <(tail -n 1 <<<"$out" |
+			sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
+		[[ ${f:-} =~ ^[0-9]+$ ]] || { p=0 f=1 s=0; echo "FAIL: user space $v: no result"; tail -n 20 <<<"$out"; }
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	done
+}
+case " $runs " in *" x86_64-local "*) stage "user space (x86_64 guest)" user_checks ;; esac
 stage "static checks" static_checks
 stage "Promela model" model_checks
 echo "== total: $(($(date +%s) - t_all)) s"

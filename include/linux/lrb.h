@@ -35,9 +35,11 @@
 
 #include <linux/types.h>
 #include <linux/string.h>
+#include <uapi/linux/lrb.h>
 
 struct lrb_channel;
 struct lrb_cpu_buf;
+struct vm_area_struct;
 
 /* Size bounds of a channel (all powers of two). */
 #define LRB_SUBBUF_SIZE_MIN	256UL
@@ -146,82 +148,6 @@ struct lrb_slot {
 	unsigned long flags;
 };
 
-/*
- * CTF packet header and context at the start of every sub-buffer. Sizes
- * are in bits as CTF wants them. timestamp_end, content_size, packet_size
- * and events_discarded are final once the sub-buffer is delivered.
- */
-#define LRB_PACKET_MAGIC	0xc1fc1fc1U
-
-/**
- * struct lrb_packet_header - first bytes of each sub-buffer
- * @magic: LRB_PACKET_MAGIC (the CTF magic number).
- * @stream_id: CTF stream class id, 0.
- * @stream_instance_id: the CPU, as CTF stream instance.
- * @timestamp_begin: timestamp of the first record.
- * @timestamp_end: timestamp taken when the sub-buffer was closed.
- * @content_size: bits of header and records.
- * @packet_size: bits of the sub-buffer, padding included.
- * @packet_seq_num: sub-buffer number since the channel was created.
- * @events_discarded: records of this CPU lost before the packet was closed,
- *	all causes but LRB_LOST_OVERWRITTEN (overwritten packets show as gaps
- *	in @packet_seq_num).
- * @cpu_id: the CPU.
- * @reserved: zero.
- */
-struct lrb_packet_header {
-	u32 magic;
-	u32 stream_id;
-	u64 stream_instance_id;
-	u64 timestamp_begin;
-	u64 timestamp_end;
-	u64 content_size;
-	u64 packet_size;
-	u64 packet_seq_num;
-	u64 events_discarded;
-	u32 cpu_id;
-	u32 reserved;
-};
-
-/*
- * Record headers. A record is a header, then the payload; each record
- * starts LRB_RECORD_ALIGN-aligned, and the last one of a sub-buffer is not
- * padded, so content_size ends exactly at its payload as CTF readers
- * expect. The compact header is used when the timestamp has the same bits
- * above 32 as the previous record's, so a small event costs 8 bytes of
- * header (a 4- or 8-byte payload takes 16 bytes in all). A payload is at
- * most LRB_RECORD_LEN_MAX bytes.
- */
-#define LRB_RECORD_ALIGN	8
-#define LRB_RECORD_LEN_MAX	0xffffU
-#define LRB_ID_EXTENDED		0xffffU
-
-/**
- * struct lrb_record_header - compact record header (8 bytes)
- * @id: event id, or LRB_ID_EXTENDED for &struct lrb_record_header_ext.
- * @len: payload bytes.
- * @ts_low: low 32 bits of the timestamp.
- */
-struct lrb_record_header {
-	u16 id;
-	u16 len;
-	u32 ts_low;
-};
-
-/**
- * struct lrb_record_header_ext - extended record header (16 bytes)
- * @id_ext: LRB_ID_EXTENDED.
- * @len: payload bytes.
- * @id: event id.
- * @ts: full timestamp.
- */
-struct lrb_record_header_ext {
-	u16 id_ext;
-	u16 len;
-	u32 id;
-	u64 ts;
-};
-
 /**
  * struct lrb_subbuf - a sub-buffer a reader holds
  * @data: start of the sub-buffer (its packet header).
@@ -274,6 +200,10 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 void lrb_commit(struct lrb_slot *slot);
 int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb);
 int lrb_put_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb);
+void lrb_unget_subbuf(struct lrb_channel *chan, int cpu,
+		      struct lrb_subbuf *sb);
+bool lrb_subbuf_ready(struct lrb_channel *chan, int cpu);
+int lrb_mmap(struct lrb_channel *chan, int cpu, struct vm_area_struct *vma);
 void lrb_flush(struct lrb_channel *chan, int cpu);
 bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 		     struct lrb_record *rec);

@@ -843,6 +843,74 @@ out:
 EXPORT_SYMBOL_GPL(lrb_put_subbuf);
 
 /**
+ * lrb_unget_subbuf() - give back a held sub-buffer without consuming it
+ * @chan: the channel.
+ * @cpu: the CPU.
+ * @sb: the sub-buffer, from lrb_get_subbuf().
+ *
+ * For a reader that could not pass the sub-buffer on (a fault copying it
+ * to user space, a file closed while holding it): the next
+ * lrb_get_subbuf() takes the same one again, unless a writer reused it
+ * meanwhile in overwrite mode. Nothing is counted.
+ */
+void lrb_unget_subbuf(struct lrb_channel *chan, int cpu,
+		      struct lrb_subbuf *sb)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	unsigned long flags;
+
+	if (!buf)
+		return;
+	raw_spin_lock_irqsave(&buf->reader_lock, flags);
+	if (buf->held && buf->held_pos == sb->pos)
+		buf->held = false;
+	raw_spin_unlock_irqrestore(&buf->reader_lock, flags);
+}
+EXPORT_SYMBOL_GPL(lrb_unget_subbuf);
+
+/**
+ * lrb_subbuf_ready() - is a complete sub-buffer waiting for a reader?
+ * @chan: the channel.
+ * @cpu: the CPU.
+ *
+ * A hint for poll(): the answer may be stale as soon as it is returned.
+ *
+ * Return: true if lrb_get_subbuf() would find a sub-buffer, or one is held.
+ */
+bool lrb_subbuf_ready(struct lrb_channel *chan, int cpu)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	unsigned long pos;
+
+	if (!buf)
+		return false;
+	pos = atomic_long_read(&buf->consumed);
+	return lrb_commit_done(chan,
+			       local_read(&buf->commit[lrb_subbuf_index(chan, pos)]),
+			       pos);
+}
+EXPORT_SYMBOL_GPL(lrb_subbuf_ready);
+
+/**
+ * lrb_mmap() - map the buffer of a CPU into user space
+ * @chan: the channel.
+ * @cpu: the CPU.
+ * @vma: the mapping; vm_pgoff is the page offset in the buffer. The caller
+ *	decides whether it may be writable (a reader's should not be).
+ *
+ * Return: 0, or -EINVAL for a bad CPU or a mapping beyond the buffer.
+ */
+int lrb_mmap(struct lrb_channel *chan, int cpu, struct vm_area_struct *vma)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+
+	if (!buf)
+		return -EINVAL;
+	return remap_vmalloc_range(vma, buf->data, vma->vm_pgoff);
+}
+EXPORT_SYMBOL_GPL(lrb_mmap);
+
+/**
  * lrb_record_next() - decode the next record of a held sub-buffer
  * @sb: the sub-buffer, from lrb_get_subbuf().
  * @it: cursor, zeroed before the first call.

@@ -531,6 +531,37 @@ static void lrb_test_flush_reports_losses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_FULL], 3ULL);
 }
 
+static void lrb_test_unget_ready(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_subbuf sb, again;
+	struct lrb_stats st;
+
+	KUNIT_EXPECT_FALSE(test, lrb_subbuf_ready(chan, ctx->cpu));
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 3), 3U);
+	/* Open, not complete: not ready. */
+	KUNIT_EXPECT_FALSE(test, lrb_subbuf_ready(chan, ctx->cpu));
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_EXPECT_TRUE(test, lrb_subbuf_ready(chan, ctx->cpu));
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	lrb_unget_subbuf(chan, ctx->cpu, &sb);
+	/* Given back unconsumed: the same sub-buffer comes again. */
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &again), 0);
+	KUNIT_EXPECT_EQ(test, again.pos, sb.pos);
+	KUNIT_EXPECT_EQ(test, again.records, 3UL);
+	/* The old handle can no longer put it back. */
+	lrb_unget_subbuf(chan, ctx->cpu, &again);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &again), -EINVAL);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &again), 0);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &again), 0);
+	KUNIT_EXPECT_FALSE(test, lrb_subbuf_ready(chan, ctx->cpu));
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.delivered, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.subbufs_delivered, 1ULL);
+	KUNIT_EXPECT_FALSE(test, lrb_subbuf_ready(chan, nr_cpu_ids));
+}
+
 static void lrb_test_nested_writers(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
@@ -929,6 +960,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_incomplete_refused),
 	KUNIT_CASE(lrb_test_flush_partial),
 	KUNIT_CASE(lrb_test_flush_reports_losses),
+	KUNIT_CASE(lrb_test_unget_ready),
 	KUNIT_CASE(lrb_test_nested_writers),
 	KUNIT_CASE(lrb_test_nesting_limit),
 	KUNIT_CASE(lrb_test_open_slot_blocks_delivery),

@@ -1,0 +1,58 @@
+#!/bin/sh
+# /init of the user-space test guest: the LRB selftests, then lrb-record on
+# a workload, the traces copied to the host through 9p (tag host0).
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mount -t tracefs nodev /sys/kernel/tracing
+mount -t 9p -o trans=virtio,version=9p2000.L host0 /host || echo "LRB-USER: no 9p share"
+echo "LRB-USER: start"
+cd /tmp
+
+echo "LRB-USER: selftests"
+/bin/lrb_test
+echo "LRB-USER: selftests exit $?"
+
+# Annotations written from every CPU by several processes.
+cat > /tmp/workload.sh <<'W'
+#!/bin/sh
+a=/sys/kernel/tracing/lrb/$1/annotate
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	taskset -c "$cpu" sh -c "i=0; while [ \$i -lt 400 ]; do echo \"cpu $cpu line \$i\" > $a; i=\$((i + 1)); done" &
+done
+wait
+W
+chmod +x /tmp/workload.sh
+echo "LRB-USER: record workload"
+lrb-record -q -o /tmp/trace-workload -c workload -- /tmp/workload.sh workload
+echo "LRB-USER: record workload exit $?"
+
+# The recorder stopped while a burst overflows its 4 x 4 KiB buffers:
+# losses, which the trace must report.
+echo "LRB-USER: record losses"
+lrb-record -q -o /tmp/trace-losses -c losses -s 4096 -n 4 -- sh -c '
+	kill -STOP $PPID
+	i=0
+	while [ $i -lt 2000 ]; do
+		echo "burst $i" > /sys/kernel/tracing/lrb/losses/annotate 2>/dev/null
+		i=$((i + 1))
+	done
+	kill -CONT $PPID'
+echo "LRB-USER: record losses exit $?"
+
+echo "LRB-USER: report"
+lrb-record report /tmp/trace-workload
+echo "LRB-USER: report exit $?"
+
+echo "LRB-USER: errors"
+lrb-record -q -o /proc/no-such-dir -c err -- true
+echo "LRB-USER: bad dir exit $?"
+umount /sys/kernel/tracing
+lrb-record -q -o /tmp/t -c err -- true
+echo "LRB-USER: no tracefs exit $?"
+
+cp -r /tmp/trace-workload /tmp/trace-losses /host/ 2>/dev/null && echo "LRB-USER: copied"
+sync
+echo "LRB-USER: done"
+poweroff -f

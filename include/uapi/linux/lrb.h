@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * LRB: the user-space ABI of the LRB tracing ring buffer.
+ *
+ * Trace format. A channel has one stream per CPU; a stream is a sequence of
+ * sub-buffers, each a CTF 1.8 packet exactly as the kernel wrote it: a
+ * struct lrb_packet_header (packet header and context, 72 bytes), then
+ * records, then padding up to packet_size. A record is a record header and
+ * its payload; records start LRB_RECORD_ALIGN-aligned and the last record
+ * ends at content_size. The header is compact (8 bytes: an event with a 4-
+ * or 8-byte payload costs 16 bytes) while the timestamp keeps the bits
+ * above 32 of the previous record, extended (16 bytes) otherwise. The
+ * channel's "metadata" file in tracefs gives the CTF description (TSDL) of
+ * all of it, event layouts included, so stream files copied untouched plus
+ * that text make a CTF trace directory.
+ *
+ * Control. In /sys/kernel/tracing/lrb/: "control" creates and removes
+ * channels; a channel directory holds its settings, "enable", "stats",
+ * "metadata", "annotate" and streams/cpuN. The ioctls below apply to the
+ * stream files; see Documentation/trace/lrb.rst.
+ */
+#ifndef _UAPI_LINUX_LRB_H
+#define _UAPI_LINUX_LRB_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define LRB_PACKET_MAGIC	0xc1fc1fc1U
+
+/**
+ * struct lrb_packet_header - first bytes of each sub-buffer (CTF packet)
+ * @magic: LRB_PACKET_MAGIC (the CTF magic number).
+ * @stream_id: CTF stream class id, 0.
+ * @stream_instance_id: the CPU, as CTF stream instance.
+ * @timestamp_begin: timestamp of the first record.
+ * @timestamp_end: timestamp taken when the sub-buffer was closed.
+ * @content_size: bits of header and records.
+ * @packet_size: bits of the sub-buffer, padding included.
+ * @packet_seq_num: sub-buffer number since the channel was created.
+ * @events_discarded: records of this CPU lost before the packet was closed,
+ *	all causes but overwriting (overwritten packets show as gaps in
+ *	@packet_seq_num).
+ * @cpu_id: the CPU.
+ * @reserved: zero.
+ *
+ * Fields are in the byte order of the traced machine. timestamp_end,
+ * content_size, packet_size and events_discarded are final once the
+ * sub-buffer is delivered.
+ */
+struct lrb_packet_header {
+	__u32 magic;
+	__u32 stream_id;
+	__u64 stream_instance_id;
+	__u64 timestamp_begin;
+	__u64 timestamp_end;
+	__u64 content_size;
+	__u64 packet_size;
+	__u64 packet_seq_num;
+	__u64 events_discarded;
+	__u32 cpu_id;
+	__u32 reserved;
+};
+
+#define LRB_RECORD_ALIGN	8
+#define LRB_RECORD_LEN_MAX	0xffffU
+#define LRB_ID_EXTENDED		0xffffU
+
+/**
+ * struct lrb_record_header - compact record header (8 bytes)
+ * @id: event id, or LRB_ID_EXTENDED for &struct lrb_record_header_ext.
+ * @len: payload bytes.
+ * @ts_low: low 32 bits of the timestamp; the bits above are those of the
+ *	previous record of the packet, or of timestamp_begin for the first.
+ */
+struct lrb_record_header {
+	__u16 id;
+	__u16 len;
+	__u32 ts_low;
+};
+
+/**
+ * struct lrb_record_header_ext - extended record header (16 bytes)
+ * @id_ext: LRB_ID_EXTENDED.
+ * @len: payload bytes.
+ * @id: event id.
+ * @ts: full timestamp.
+ */
+struct lrb_record_header_ext {
+	__u16 id_ext;
+	__u16 len;
+	__u32 id;
+	__u64 ts;
+};
+
+/**
+ * struct lrb_stream_info - shape of a stream, from LRB_IOC_GET_INFO
+ * @subbuf_size: bytes per sub-buffer (CTF packet).
+ * @num_subbufs: sub-buffers in the CPU buffer.
+ * @mmap_size: bytes of the CPU buffer, the most a mmap() may map.
+ * @cpu: the CPU of the stream.
+ * @mode: 0 discard, 1 overwrite.
+ */
+struct lrb_stream_info {
+	__u64 subbuf_size;
+	__u64 num_subbufs;
+	__u64 mmap_size;
+	__u32 cpu;
+	__u32 mode;
+};
+
+/*
+ * Stream file ioctls. A reader takes the oldest complete sub-buffer with
+ * GET_SUBBUF (-EAGAIN if there is none, -EBUSY if one is already held),
+ * reads it through mmap() at GET_MMAP_OFFSET, GET_SUBBUF_SIZE bytes of
+ * content in GET_PADDED_SIZE bytes, and gives it back with PUT_SUBBUF and
+ * the position GET_SUBBUF returned (-EINVAL if none is held or the
+ * position differs; -EIO in overwrite mode if a writer reused it
+ * meanwhile: what was read must be dropped). FLUSH closes the partially
+ * filled sub-buffer of the stream's CPU so it can be taken.
+ */
+#define LRB_IOC_MAGIC		0xB8
+#define LRB_IOC_GET_SUBBUF	_IOR(LRB_IOC_MAGIC, 0x00, __u64)
+#define LRB_IOC_PUT_SUBBUF	_IOW(LRB_IOC_MAGIC, 0x01, __u64)
+#define LRB_IOC_GET_SUBBUF_SIZE	_IOR(LRB_IOC_MAGIC, 0x02, __u64)
+#define LRB_IOC_GET_PADDED_SIZE	_IOR(LRB_IOC_MAGIC, 0x03, __u64)
+#define LRB_IOC_GET_MMAP_OFFSET	_IOR(LRB_IOC_MAGIC, 0x04, __u64)
+#define LRB_IOC_FLUSH		_IO(LRB_IOC_MAGIC, 0x05)
+#define LRB_IOC_GET_INFO	_IOR(LRB_IOC_MAGIC, 0x06, struct lrb_stream_info)
+
+#endif /* _UAPI_LINUX_LRB_H */

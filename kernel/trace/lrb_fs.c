@@ -1,0 +1,1082 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LRB tracefs interface, in /sys/kernel/tracing/lrb/:
+ *
+ *   control              "create NAME" / "remove NAME"; reads the names
+ *   NAME/subbuf_size     settings, writable while the channel is disabled
+ *   NAME/num_subbufs       and no stream file is open (-EBUSY otherwise);
+ *   NAME/mode              a write reallocates the buffers, so what they
+ *   NAME/clock             held is dropped
+ *   NAME/enable          0 or 1; disabling flushes every CPU
+ *   NAME/stats           per-CPU counters
+ *   NAME/metadata        the CTF 1.8 description of the trace (TSDL)
+ *   NAME/annotate        a write() is one "annotation" event on this CPU
+ *   NAME/streams/cpuN    the CTF packets of CPU N: ioctl, mmap, read, poll
+ *
+ * A control file rather than mkdir/rmdir: tracefs offers directory
+ * callbacks only to the ftrace instances directory.
+ *
+ * Lifetime. Every open file of a channel holds a reference (users) taken
+ * under lrb_fs_mutex after checking the channel is still listed, as ftrace
+ * does for its instances; "remove" fails with -EBUSY while any is open.
+ * Writers (annotate) run with preemption disabled and check enabled; the
+ * disable path waits for them with synchronize_rcu() before flushing, and
+ * the buffers are only reallocated while disabled.
+ */
+
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/lrb.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_clock.h>
+#include <linux/tracefs.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+#include <linux/sched/clock.h>
+
+#include "trace.h"
+
+#define LRB_FS_NAME_MAX		32
+#define LRB_FS_ANNOTATION_MAX	4096
+#define LRB_FS_SETTING_MAX	32
+
+/* Event ids of the events this interface writes itself. */
+#define LRB_FS_EVENT_ANNOTATION	0
+
+enum lrb_fs_clock {
+	LRB_FS_CLOCK_LOCAL,
+	LRB_FS_CLOCK_GLOBAL,
+};
+
+static const char * const lrb_fs_clock_names[] = { "local", "global" };
+static const char * const lrb_fs_mode_names[] = { "discard", "overwrite" };
+
+struct lrb_fs_chan;
+
+/**
+ * struct lrb_fs_stream - the stream file of one CPU
+ * @fc: the channel.
+ * @cpu: the CPU.
+ * @lock: serializes the operations on the open file.
+ * @open: the file is open (one reader at a time); under lrb_fs_mutex.
+ * @held: @sb is held, taken by LRB_IOC_GET_SUBBUF or by a read().
+ * @held_by_read: a read() took it and could not copy it out yet.
+ * @sb: the held sub-buffer.
+ * @wait: readers and pollers waiting for a delivery.
+ * @wakeups: deliveries seen by the wakeup callback.
+ */
+struct lrb_fs_stream {
+	struct lrb_fs_chan *fc;
+	int cpu;
+	struct mutex lock;	/* serializes the file operations */
+	bool open;
+	bool held;
+	bool held_by_read;
+	struct lrb_subbuf sb;
+	wait_queue_head_t wait;
+	unsigned long wakeups;
+};
+
+/**
+ * struct lrb_fs_chan - a channel of the tracefs interface
+ * @list: in lrb_fs_chans.
+ * @name: the directory name.
+ * @dir: the directory.
+ * @config: the settings the buffers were allocated with.
+ * @clock: &enum lrb_fs_clock.
+ * @chan: the buffers.
+ * @enabled: writers may write.
+ * @flushed: disabled and flushed: a reader that finds nothing is at EOF.
+ * @users: open files of the channel; under lrb_fs_mutex.
+ * @readers: open stream files; under lrb_fs_mutex.
+ * @streams: per possible CPU.
+ */
+struct lrb_fs_chan {
+	struct list_head list;
+	char name[LRB_FS_NAME_MAX + 1];
+	struct dentry *dir;
+	struct lrb_config config;
+	enum lrb_fs_clock clock;
+	struct lrb_channel *chan;
+	bool enabled;
+	bool flushed;
+	int users;
+	int readers;
+	struct lrb_fs_stream *streams;
+};
+
+static DEFINE_MUTEX(lrb_fs_mutex);
+static LIST_HEAD(lrb_fs_chans);
+static struct dentry *lrb_fs_root;
+
+static u64 lrb_fs_clock_global(void)
+{
+	return trace_clock_global();
+}
+
+static u64 (*const lrb_fs_clocks[])(void) = {
+	[LRB_FS_CLOCK_LOCAL] = local_clock,
+	[LRB_FS_CLOCK_GLOBAL] = lrb_fs_clock_global,
+};
+
+/* Find the channel of a tracefs inode and count a user, or -ENODEV. */
+static struct lrb_fs_chan *lrb_fs_get(struct inode *inode)
+{
+	void *priv = inode->i_private;
+	struct lrb_fs_chan *fc;
+
+	lockdep_assert_held(&lrb_fs_mutex);
+	list_for_each_entry(fc, &lrb_fs_chans, list) {
+		if (priv == fc || (priv >= (void *)fc->streams &&
+				   priv < (void *)(fc->streams + nr_cpu_ids))) {
+			fc->users++;
+			return fc;
+		}
+	}
+	return ERR_PTR(-ENODEV);
+}
+
+static int lrb_fs_open(struct inode *inode, struct file *file)
+{
+	struct lrb_fs_chan *fc;
+
+	mutex_lock(&lrb_fs_mutex);
+	fc = lrb_fs_get(inode);
+	mutex_unlock(&lrb_fs_mutex);
+	if (IS_ERR(fc))
+		return PTR_ERR(fc);
+	file->private_data = fc;
+	return 0;
+}
+
+static void lrb_fs_put(struct lrb_fs_chan *fc)
+{
+	mutex_lock(&lrb_fs_mutex);
+	fc->users--;
+	mutex_unlock(&lrb_fs_mutex);
+}
+
+static int lrb_fs_release(struct inode *inode, struct file *file)
+{
+	lrb_fs_put(file->private_data);
+	return 0;
+}
+
+/* Copy a short setting written by the user, without the trailing space. */
+static int lrb_fs_get_text(const char __user *ubuf, size_t count,
+			   char *buf, size_t size)
+{
+	if (!count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	strim(buf);
+	return 0;
+}
+
+static void lrb_fs_wakeup(struct lrb_channel *chan, int cpu, void *priv)
+{
+	struct lrb_fs_chan *fc = priv;
+	struct lrb_fs_stream *st = &fc->streams[cpu];
+
+	WRITE_ONCE(st->wakeups, st->wakeups + 1);
+	wake_up_interruptible(&st->wait);
+}
+
+/* Allocate buffers of shape @config for @fc, replacing the old ones. */
+static int lrb_fs_realloc(struct lrb_fs_chan *fc,
+			  const struct lrb_config *config,
+			  enum lrb_fs_clock clock)
+{
+	struct lrb_config c = *config;
+	struct lrb_channel *chan;
+
+	lockdep_assert_held(&lrb_fs_mutex);
+	/* NULL: the ring buffer calls local_clock() directly, no indirect call. */
+	c.clock = clock == LRB_FS_CLOCK_LOCAL ? NULL : lrb_fs_clocks[clock];
+	c.wakeup = lrb_fs_wakeup;
+	c.priv = fc;
+	chan = lrb_channel_create(&c);
+	if (IS_ERR(chan))
+		return PTR_ERR(chan);
+	if (fc->chan)
+		lrb_channel_destroy(fc->chan);
+	fc->chan = chan;
+	fc->config = c;
+	fc->clock = clock;
+	return 0;
+}
+
+/* Settings. */
+
+static ssize_t lrb_fs_setting_read(struct file *file, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	const char *name = file_dentry(file)->d_name.name;
+	char buf[64];
+	int len;
+
+	mutex_lock(&lrb_fs_mutex);
+	if (!strcmp(name, "subbuf_size"))
+		len = scnprintf(buf, sizeof(buf), "%zu\n", fc->config.subbuf_size);
+	else if (!strcmp(name, "num_subbufs"))
+		len = scnprintf(buf, sizeof(buf), "%u\n", fc->config.num_subbufs);
+	else if (!strcmp(name, "mode"))
+		len = scnprintf(buf, sizeof(buf), "%s\n",
+				lrb_fs_mode_names[fc->config.mode]);
+	else
+		len = scnprintf(buf, sizeof(buf), "%s\n",
+				lrb_fs_clock_names[fc->clock]);
+	mutex_unlock(&lrb_fs_mutex);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* Parse @text into @c or @clock as the setting @name asks; -EINVAL if bad. */
+static int lrb_fs_parse_setting(const char *name, const char *text,
+				struct lrb_config *c, enum lrb_fs_clock *clock)
+{
+	unsigned long v;
+	int i;
+
+	if (!strcmp(name, "mode")) {
+		i = match_string(lrb_fs_mode_names,
+				 ARRAY_SIZE(lrb_fs_mode_names), text);
+		if (i < 0)
+			return -EINVAL;
+		c->mode = i;
+		return 0;
+	}
+	if (!strcmp(name, "clock")) {
+		i = match_string(lrb_fs_clock_names,
+				 ARRAY_SIZE(lrb_fs_clock_names), text);
+		if (i < 0)
+			return -EINVAL;
+		*clock = i;
+		return 0;
+	}
+	if (kstrtoul(text, 0, &v) || !is_power_of_2(v))
+		return -EINVAL;
+	if (!strcmp(name, "subbuf_size")) {
+		if (v < LRB_SUBBUF_SIZE_MIN || v > LRB_SUBBUF_SIZE_MAX)
+			return -EINVAL;
+		c->subbuf_size = v;
+	} else {
+		if (v < LRB_NUM_SUBBUFS_MIN || v > LRB_NUM_SUBBUFS_MAX)
+			return -EINVAL;
+		c->num_subbufs = v;
+	}
+	if (c->subbuf_size * c->num_subbufs > LRB_CPU_BUF_SIZE_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static ssize_t lrb_fs_setting_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	const char *name = file_dentry(file)->d_name.name;
+	char text[LRB_FS_SETTING_MAX];
+	enum lrb_fs_clock clock;
+	struct lrb_config c;
+	int ret;
+
+	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	if (ret)
+		return ret;
+	mutex_lock(&lrb_fs_mutex);
+	ret = -EBUSY;
+	if (fc->enabled || fc->readers)
+		goto out;
+	c = fc->config;
+	clock = fc->clock;
+	ret = lrb_fs_parse_setting(name, text, &c, &clock);
+	if (!ret)
+		ret = lrb_fs_realloc(fc, &c, clock);
+out:
+	mutex_unlock(&lrb_fs_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_setting_fops = {
+	.open = lrb_fs_open,
+	.read = lrb_fs_setting_read,
+	.write = lrb_fs_setting_write,
+	.release = lrb_fs_release,
+	.llseek = default_llseek,
+};
+
+/* enable */
+
+static void lrb_fs_wake_all(struct lrb_fs_chan *fc)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		wake_up_interruptible(&fc->streams[cpu].wait);
+}
+
+static void lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
+{
+	int cpu;
+
+	lockdep_assert_held(&lrb_fs_mutex);
+	if (on == fc->enabled)
+		return;
+	if (on) {
+		WRITE_ONCE(fc->flushed, false);
+		WRITE_ONCE(fc->enabled, true);
+		return;
+	}
+	WRITE_ONCE(fc->enabled, false);
+	/* Writers run with preemption disabled: wait until they are done. */
+	synchronize_rcu();
+	for_each_possible_cpu(cpu)
+		lrb_flush(fc->chan, cpu);
+	WRITE_ONCE(fc->flushed, true);
+	lrb_fs_wake_all(fc);
+}
+
+static ssize_t lrb_fs_enable_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	char buf[2] = { READ_ONCE(fc->enabled) ? '1' : '0', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static ssize_t lrb_fs_enable_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	char text[LRB_FS_SETTING_MAX];
+	bool on;
+	int ret;
+
+	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	if (ret)
+		return ret;
+	if (kstrtobool(text, &on))
+		return -EINVAL;
+	mutex_lock(&lrb_fs_mutex);
+	lrb_fs_set_enabled(fc, on);
+	mutex_unlock(&lrb_fs_mutex);
+	return count;
+}
+
+static const struct file_operations lrb_fs_enable_fops = {
+	.open = lrb_fs_open,
+	.read = lrb_fs_enable_read,
+	.write = lrb_fs_enable_write,
+	.release = lrb_fs_release,
+	.llseek = default_llseek,
+};
+
+/* stats */
+
+static void lrb_fs_stats_line(struct seq_file *m, const char *what,
+			      const struct lrb_stats *st)
+{
+	int i;
+
+	seq_printf(m, "%-6s %12llu %12llu", what, st->written, st->delivered);
+	for (i = 0; i < LRB_LOST_NR; i++)
+		seq_printf(m, i == LRB_LOST_OVERWRITTEN ? " %16llu" : " %12llu",
+			   st->lost[i]);
+	seq_printf(m, " %12llu\n", st->subbufs_delivered);
+}
+
+static int lrb_fs_stats_show(struct seq_file *m, void *v)
+{
+	struct lrb_fs_chan *fc = m->private;
+	struct lrb_stats st, sum = {};
+	char what[16];
+	int cpu, i;
+
+	seq_printf(m, "%-6s %12s %12s %12s %16s %12s %12s %12s %12s\n", "cpu",
+		   "written", "delivered", "lost_full", "lost_overwritten",
+		   "lost_too_big", "lost_nested", "lost_nmi", "subbufs");
+	mutex_lock(&lrb_fs_mutex);
+	for_each_possible_cpu(cpu) {
+		lrb_stats_read(fc->chan, cpu, &st);
+		snprintf(what, sizeof(what), "%d", cpu);
+		lrb_fs_stats_line(m, what, &st);
+		sum.written += st.written;
+		sum.delivered += st.delivered;
+		for (i = 0; i < LRB_LOST_NR; i++)
+			sum.lost[i] += st.lost[i];
+		sum.subbufs_delivered += st.subbufs_delivered;
+	}
+	mutex_unlock(&lrb_fs_mutex);
+	lrb_fs_stats_line(m, "total", &sum);
+	return 0;
+}
+
+/* metadata: CTF 1.8 TSDL */
+
+static void lrb_fs_tsdl_string(struct seq_file *m, const char *key,
+			       const char *val)
+{
+	seq_printf(m, "\t%s = \"", key);
+	for (; *val; val++)
+		seq_putc(m, isalnum(*val) || strchr("._-+ ", *val) ? *val : '_');
+	seq_puts(m, "\";\n");
+}
+
+static void lrb_fs_metadata_types(struct seq_file *m)
+{
+	static const unsigned int sizes[] = { 8, 16, 32, 64 };
+	int i;
+
+	seq_puts(m, "/* CTF 1.8 */\n\n");
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		seq_printf(m, "typealias integer { size = %u; align = 8; signed = false; } := uint%u_t;\n",
+			   sizes[i], sizes[i]);
+	seq_printf(m, "\ntrace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n",
+		   IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? "be" : "le");
+	seq_puts(m, "\tpacket.header := struct {\n"
+		 "\t\tuint32_t magic;\n"
+		 "\t\tuint32_t stream_id;\n"
+		 "\t\tuint64_t stream_instance_id;\n"
+		 "\t};\n};\n\n");
+}
+
+static void lrb_fs_metadata_clock(struct seq_file *m, struct lrb_fs_chan *fc)
+{
+	const char *name = lrb_fs_clock_names[fc->clock];
+	u64 (*clock)(void) = lrb_fs_clocks[fc->clock];
+	u64 offset, secs;
+	u32 ns;
+
+	/* Clock value 0 in wall-clock time, for readers to print dates. */
+	preempt_disable();
+	offset = ktime_get_real_ns() - clock();
+	preempt_enable();
+	secs = div_u64_rem(offset, NSEC_PER_SEC, &ns);
+	seq_printf(m, "clock {\n\tname = \"lrb_%s\";\n", name);
+	seq_printf(m, "\tdescription = \"%s\";\n",
+		   fc->clock == LRB_FS_CLOCK_LOCAL ? "local_clock()" :
+		   "trace_clock_global()");
+	seq_printf(m, "\tfreq = 1000000000;\n\tprecision = 1;\n"
+		   "\toffset_s = %llu;\n\toffset = %u;\n\tabsolute = false;\n};\n\n",
+		   secs, ns);
+	seq_printf(m, "typealias integer { size = 32; align = 8; signed = false; map = clock.lrb_%s.value; } := uint32_clock_t;\n",
+		   name);
+	seq_printf(m, "typealias integer { size = 64; align = 8; signed = false; map = clock.lrb_%s.value; } := uint64_clock_t;\n\n",
+		   name);
+}
+
+/*
+ * The record header: the 16-bit len field of both forms sits where the
+ * 32-bit alignment of the variant skips it (readers need not decode it).
+ */
+static const char lrb_fs_metadata_stream[] =
+	"stream {\n"
+	"\tid = 0;\n"
+	"\tpacket.context := struct {\n"
+	"\t\tuint64_clock_t timestamp_begin;\n"
+	"\t\tuint64_clock_t timestamp_end;\n"
+	"\t\tuint64_t content_size;\n"
+	"\t\tuint64_t packet_size;\n"
+	"\t\tuint64_t packet_seq_num;\n"
+	"\t\tuint64_t events_discarded;\n"
+	"\t\tuint32_t cpu_id;\n"
+	"\t\tuint32_t reserved;\n"
+	"\t};\n"
+	"\tevent.header := struct {\n"
+	"\t\tenum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
+	"\t\tvariant <id> {\n"
+	"\t\t\tstruct {\n"
+	"\t\t\t\tuint32_clock_t timestamp;\n"
+	"\t\t\t} align(32) compact;\n"
+	"\t\t\tstruct {\n"
+	"\t\t\t\tuint32_t id;\n"
+	"\t\t\t\tuint64_clock_t timestamp;\n"
+	"\t\t\t} align(32) extended;\n"
+	"\t\t} v;\n"
+	"\t} align(64);\n"
+	"};\n\n";
+
+static int lrb_fs_metadata_show(struct seq_file *m, void *v)
+{
+	struct lrb_fs_chan *fc = m->private;
+
+	lrb_fs_metadata_types(m);
+	seq_puts(m, "env {\n");
+	lrb_fs_tsdl_string(m, "domain", "kernel");
+	lrb_fs_tsdl_string(m, "tracer_name", "lrb");
+	lrb_fs_tsdl_string(m, "sysname", utsname()->sysname);
+	lrb_fs_tsdl_string(m, "hostname", utsname()->nodename);
+	lrb_fs_tsdl_string(m, "kernel_release", utsname()->release);
+	lrb_fs_tsdl_string(m, "channel", fc->name);
+	seq_puts(m, "};\n\n");
+	mutex_lock(&lrb_fs_mutex);
+	lrb_fs_metadata_clock(m, fc);
+	mutex_unlock(&lrb_fs_mutex);
+	seq_puts(m, lrb_fs_metadata_stream);
+	seq_printf(m, "event {\n\tname = \"annotation\";\n\tid = %u;\n\tstream_id = 0;\n"
+		   "\tfields := struct {\n\t\tstring text;\n\t};\n};\n\n",
+		   LRB_FS_EVENT_ANNOTATION);
+	return 0;
+}
+
+static int lrb_fs_seq_open(struct inode *inode, struct file *file,
+			   int (*show)(struct seq_file *, void *))
+{
+	struct lrb_fs_chan *fc;
+	int ret;
+
+	ret = lrb_fs_open(inode, file);
+	if (ret)
+		return ret;
+	fc = file->private_data;
+	file->private_data = NULL;	/* the seq_file's, from here */
+	ret = single_open(file, show, fc);
+	if (ret)
+		lrb_fs_put(fc);
+	return ret;
+}
+
+static int lrb_fs_seq_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct lrb_fs_chan *fc = m->private;
+
+	single_release(inode, file);
+	lrb_fs_put(fc);
+	return 0;
+}
+
+static int lrb_fs_stats_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_seq_open(inode, file, lrb_fs_stats_show);
+}
+
+static const struct file_operations lrb_fs_stats_fops = {
+	.open = lrb_fs_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = lrb_fs_seq_release,
+};
+
+static int lrb_fs_metadata_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_seq_open(inode, file, lrb_fs_metadata_show);
+}
+
+static const struct file_operations lrb_fs_metadata_fops = {
+	.open = lrb_fs_metadata_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = lrb_fs_seq_release,
+};
+
+/* annotate */
+
+static size_t lrb_fs_annotation_max(const struct lrb_fs_chan *fc)
+{
+	size_t room = fc->config.subbuf_size - sizeof(struct lrb_packet_header) -
+		      sizeof(struct lrb_record_header_ext);
+
+	/* Text bytes, without the terminating NUL the record carries. */
+	return min_t(size_t, room, LRB_FS_ANNOTATION_MAX) - 1;
+}
+
+static ssize_t lrb_fs_annotate_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	size_t len = count;
+	char *text;
+	int ret;
+
+	if (!count)
+		return 0;
+	if (count > lrb_fs_annotation_max(fc))
+		return -EMSGSIZE;
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	if (strlen(text) != count) {
+		ret = -EINVAL;		/* a NUL inside would cut the text */
+		goto out;
+	}
+	if (text[len - 1] == '\n')
+		text[--len] = '\0';
+	preempt_disable();
+	if (READ_ONCE(fc->enabled))
+		ret = lrb_write_record(fc->chan, LRB_FS_EVENT_ANNOTATION, text,
+				       len + 1);
+	else
+		ret = -ENODEV;
+	preempt_enable();
+out:
+	kfree(text);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_annotate_fops = {
+	.open = lrb_fs_open,
+	.write = lrb_fs_annotate_write,
+	.release = lrb_fs_release,
+	.llseek = noop_llseek,
+};
+
+/* streams/cpuN */
+
+static int lrb_fs_stream_open(struct inode *inode, struct file *file)
+{
+	struct lrb_fs_stream *st = inode->i_private;
+	struct lrb_fs_chan *fc;
+	int ret = 0;
+
+	if (file->f_mode & FMODE_WRITE)
+		return -EACCES;
+	mutex_lock(&lrb_fs_mutex);
+	fc = lrb_fs_get(inode);
+	if (IS_ERR(fc)) {
+		ret = PTR_ERR(fc);
+	} else if (st->open) {
+		fc->users--;
+		ret = -EBUSY;
+	} else {
+		st->open = true;
+		fc->readers++;
+	}
+	mutex_unlock(&lrb_fs_mutex);
+	if (ret)
+		return ret;
+	file->private_data = st;
+	return nonseekable_open(inode, file);
+}
+
+static int lrb_fs_stream_release(struct inode *inode, struct file *file)
+{
+	struct lrb_fs_stream *st = file->private_data;
+	struct lrb_fs_chan *fc = st->fc;
+
+	/* A sub-buffer still held goes back unread: nothing is lost. */
+	if (st->held)
+		lrb_unget_subbuf(fc->chan, st->cpu, &st->sb);
+	st->held = false;
+	st->held_by_read = false;
+	mutex_lock(&lrb_fs_mutex);
+	st->open = false;
+	fc->readers--;
+	fc->users--;
+	mutex_unlock(&lrb_fs_mutex);
+	return 0;
+}
+
+/* Nothing more will come: the channel is disabled and flushed, or the CPU is offline. */
+static bool lrb_fs_stream_eof(struct lrb_fs_stream *st)
+{
+	return READ_ONCE(st->fc->flushed) || !cpu_online(st->cpu);
+}
+
+/* Take the next sub-buffer for read(), waiting unless O_NONBLOCK. */
+static int lrb_fs_stream_take(struct lrb_fs_stream *st, struct file *file)
+{
+	struct lrb_channel *chan = st->fc->chan;
+	unsigned long seen;
+	int ret;
+
+	for (;;) {
+		seen = READ_ONCE(st->wakeups);
+		ret = lrb_get_subbuf(chan, st->cpu, &st->sb);
+		if (ret != -EAGAIN)
+			return ret;
+		if (lrb_fs_stream_eof(st))
+			return -ENODATA;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		mutex_unlock(&st->lock);
+		ret = wait_event_interruptible(st->wait,
+					       READ_ONCE(st->wakeups) != seen ||
+					       lrb_fs_stream_eof(st));
+		mutex_lock(&st->lock);
+		if (ret)
+			return ret;
+		if (st->held)
+			return -EBUSY;
+	}
+}
+
+static ssize_t lrb_fs_stream_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct lrb_fs_stream *st = file->private_data;
+	struct lrb_channel *chan = st->fc->chan;
+	ssize_t ret;
+
+	/* Whole packets only: a stream file is a sequence of CTF packets. */
+	if (count < st->fc->config.subbuf_size)
+		return -EINVAL;
+	mutex_lock(&st->lock);
+	for (;;) {
+		if (st->held && !st->held_by_read) {
+			ret = -EBUSY;
+			break;
+		}
+		if (!st->held) {
+			ret = lrb_fs_stream_take(st, file);
+			if (ret == -ENODATA) {
+				ret = 0;	/* EOF */
+				break;
+			}
+			if (ret)
+				break;
+			st->held = true;
+			st->held_by_read = true;
+		}
+		/* On a fault the sub-buffer stays held for the next read. */
+		if (copy_to_user(ubuf, st->sb.data, st->sb.padded_size)) {
+			ret = -EFAULT;
+			break;
+		}
+		st->held = false;
+		st->held_by_read = false;
+		ret = lrb_put_subbuf(chan, st->cpu, &st->sb);
+		/* Overwritten while copied: what was copied is invalid. */
+		if (ret == -EIO)
+			continue;
+		if (!ret)
+			ret = st->sb.padded_size;
+		break;
+	}
+	mutex_unlock(&st->lock);
+	return ret;
+}
+
+static __poll_t lrb_fs_stream_poll(struct file *file, poll_table *wait)
+{
+	struct lrb_fs_stream *st = file->private_data;
+
+	poll_wait(file, &st->wait, wait);
+	if (lrb_subbuf_ready(st->fc->chan, st->cpu))
+		return EPOLLIN | EPOLLRDNORM;
+	if (lrb_fs_stream_eof(st))
+		return EPOLLHUP;
+	return 0;
+}
+
+static long lrb_fs_stream_get(struct lrb_fs_stream *st, u64 __user *up)
+{
+	struct lrb_channel *chan = st->fc->chan;
+	int ret;
+
+	if (st->held)
+		return -EBUSY;
+	ret = lrb_get_subbuf(chan, st->cpu, &st->sb);
+	if (ret)
+		return ret;
+	if (put_user((u64)st->sb.pos, up)) {
+		lrb_unget_subbuf(chan, st->cpu, &st->sb);
+		return -EFAULT;
+	}
+	st->held = true;
+	return 0;
+}
+
+static long lrb_fs_stream_put(struct lrb_fs_stream *st, u64 __user *up)
+{
+	u64 pos;
+
+	if (get_user(pos, up))
+		return -EFAULT;
+	if (!st->held || st->held_by_read || pos != st->sb.pos)
+		return -EINVAL;
+	st->held = false;
+	return lrb_put_subbuf(st->fc->chan, st->cpu, &st->sb);
+}
+
+static long lrb_fs_stream_info(struct lrb_fs_stream *st,
+			       struct lrb_stream_info __user *up)
+{
+	const struct lrb_config *c = &st->fc->config;
+	struct lrb_stream_info info = {
+		.subbuf_size = c->subbuf_size,
+		.num_subbufs = c->num_subbufs,
+		.mmap_size = c->subbuf_size * c->num_subbufs,
+		.cpu = st->cpu,
+		.mode = c->mode,
+	};
+
+	return copy_to_user(up, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+/* A value of the held sub-buffer, for the size and offset queries. */
+static long lrb_fs_stream_query(struct lrb_fs_stream *st, unsigned int cmd,
+				u64 __user *up)
+{
+	const struct lrb_config *c = &st->fc->config;
+	u64 v;
+
+	if (!st->held || st->held_by_read)
+		return -EINVAL;
+	if (cmd == LRB_IOC_GET_SUBBUF_SIZE)
+		v = st->sb.content_size;
+	else if (cmd == LRB_IOC_GET_PADDED_SIZE)
+		v = st->sb.padded_size;
+	else
+		v = st->sb.pos & (c->subbuf_size * c->num_subbufs - 1);
+	return put_user(v, up);
+}
+
+static long lrb_fs_stream_ioctl(struct file *file, unsigned int cmd,
+				unsigned long arg)
+{
+	struct lrb_fs_stream *st = file->private_data;
+	void __user *up = (void __user *)arg;
+	long ret;
+
+	mutex_lock(&st->lock);
+	switch (cmd) {
+	case LRB_IOC_GET_SUBBUF:
+		ret = lrb_fs_stream_get(st, up);
+		break;
+	case LRB_IOC_PUT_SUBBUF:
+		ret = lrb_fs_stream_put(st, up);
+		break;
+	case LRB_IOC_GET_SUBBUF_SIZE:
+	case LRB_IOC_GET_PADDED_SIZE:
+	case LRB_IOC_GET_MMAP_OFFSET:
+		ret = lrb_fs_stream_query(st, cmd, up);
+		break;
+	case LRB_IOC_FLUSH:
+		lrb_flush(st->fc->chan, st->cpu);
+		ret = 0;
+		break;
+	case LRB_IOC_GET_INFO:
+		ret = lrb_fs_stream_info(st, up);
+		break;
+	default:
+		ret = -ENOTTY;
+		break;
+	}
+	mutex_unlock(&st->lock);
+	return ret;
+}
+
+static int lrb_fs_stream_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct lrb_fs_stream *st = file->private_data;
+
+	/* Read-only: the buffer belongs to the writers. */
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	vma->vm_flags &= ~VM_MAYWRITE;
+	return lrb_mmap(st->fc->chan, st->cpu, vma);
+}
+
+static const struct file_operations lrb_fs_stream_fops = {
+	.open = lrb_fs_stream_open,
+	.read = lrb_fs_stream_read,
+	.poll = lrb_fs_stream_poll,
+	.unlocked_ioctl = lrb_fs_stream_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = lrb_fs_stream_mmap,
+	.release = lrb_fs_stream_release,
+	.llseek = no_llseek,
+};
+
+/* Channels. */
+
+static int lrb_fs_create_files(struct lrb_fs_chan *fc)
+{
+	static const char * const settings[] = {
+		"subbuf_size", "num_subbufs", "mode", "clock",
+	};
+	struct dentry *streams;
+	char name[16];
+	int i, cpu;
+
+	fc->dir = tracefs_create_dir(fc->name, lrb_fs_root);
+	if (!fc->dir)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(settings); i++)
+		if (!tracefs_create_file(settings[i], 0640, fc->dir, fc,
+					 &lrb_fs_setting_fops))
+			return -ENOMEM;
+	if (!tracefs_create_file("enable", 0640, fc->dir, fc,
+				 &lrb_fs_enable_fops) ||
+	    !tracefs_create_file("stats", 0440, fc->dir, fc,
+				 &lrb_fs_stats_fops) ||
+	    !tracefs_create_file("metadata", 0440, fc->dir, fc,
+				 &lrb_fs_metadata_fops) ||
+	    !tracefs_create_file("annotate", 0220, fc->dir, fc,
+				 &lrb_fs_annotate_fops))
+		return -ENOMEM;
+	streams = tracefs_create_dir("streams", fc->dir);
+	if (!streams)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		if (!tracefs_create_file(name, 0440, streams, &fc->streams[cpu],
+					 &lrb_fs_stream_fops))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void lrb_fs_chan_free(struct lrb_fs_chan *fc)
+{
+	tracefs_remove(fc->dir);
+	if (fc->chan)
+		lrb_channel_destroy(fc->chan);
+	kfree(fc->streams);
+	kfree(fc);
+}
+
+static struct lrb_fs_chan *lrb_fs_find(const char *name)
+{
+	struct lrb_fs_chan *fc;
+
+	list_for_each_entry(fc, &lrb_fs_chans, list)
+		if (!strcmp(fc->name, name))
+			return fc;
+	return NULL;
+}
+
+static bool lrb_fs_name_ok(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len > LRB_FS_NAME_MAX || !strcmp(name, "control"))
+		return false;
+	for (; *name; name++)
+		if (!isalnum(*name) && *name != '_' && *name != '-')
+			return false;
+	return true;
+}
+
+static int lrb_fs_create(const char *name)
+{
+	struct lrb_config c = {
+		.subbuf_size = 16384,
+		.num_subbufs = 16,
+		.mode = LRB_MODE_DISCARD,
+	};
+	struct lrb_fs_chan *fc;
+	int cpu, ret;
+
+	lockdep_assert_held(&lrb_fs_mutex);
+	if (!lrb_fs_name_ok(name))
+		return -EINVAL;
+	if (lrb_fs_find(name))
+		return -EEXIST;
+	fc = kzalloc(sizeof(*fc), GFP_KERNEL);
+	if (!fc)
+		return -ENOMEM;
+	fc->streams = kcalloc(nr_cpu_ids, sizeof(*fc->streams), GFP_KERNEL);
+	if (!fc->streams) {
+		kfree(fc);
+		return -ENOMEM;
+	}
+	strscpy(fc->name, name, sizeof(fc->name));
+	fc->flushed = true;
+	for_each_possible_cpu(cpu) {
+		fc->streams[cpu].fc = fc;
+		fc->streams[cpu].cpu = cpu;
+		mutex_init(&fc->streams[cpu].lock);
+		init_waitqueue_head(&fc->streams[cpu].wait);
+	}
+	ret = lrb_fs_realloc(fc, &c, LRB_FS_CLOCK_LOCAL);
+	if (!ret)
+		ret = lrb_fs_create_files(fc);
+	if (ret) {
+		lrb_fs_chan_free(fc);
+		return ret;
+	}
+	list_add_tail(&fc->list, &lrb_fs_chans);
+	return 0;
+}
+
+static int lrb_fs_remove(const char *name)
+{
+	struct lrb_fs_chan *fc;
+
+	lockdep_assert_held(&lrb_fs_mutex);
+	fc = lrb_fs_find(name);
+	if (!fc)
+		return -ENOENT;
+	if (fc->users)
+		return -EBUSY;
+	lrb_fs_set_enabled(fc, false);
+	list_del(&fc->list);
+	lrb_fs_chan_free(fc);
+	return 0;
+}
+
+static ssize_t lrb_fs_control_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	char text[LRB_FS_NAME_MAX + 16], *name;
+	int ret;
+
+	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	if (ret)
+		return ret;
+	name = strchr(text, ' ');
+	if (!name)
+		return -EINVAL;
+	*name++ = '\0';
+	name = skip_spaces(name);
+	mutex_lock(&lrb_fs_mutex);
+	if (!strcmp(text, "create"))
+		ret = lrb_fs_create(name);
+	else if (!strcmp(text, "remove"))
+		ret = lrb_fs_remove(name);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&lrb_fs_mutex);
+	return ret ? ret : count;
+}
+
+static int lrb_fs_control_show(struct seq_file *m, void *v)
+{
+	struct lrb_fs_chan *fc;
+
+	mutex_lock(&lrb_fs_mutex);
+	list_for_each_entry(fc, &lrb_fs_chans, list)
+		seq_printf(m, "%s\n", fc->name);
+	mutex_unlock(&lrb_fs_mutex);
+	return 0;
+}
+
+static int lrb_fs_control_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lrb_fs_control_show, NULL);
+}
+
+static const struct file_operations lrb_fs_control_fops = {
+	.open = lrb_fs_control_open,
+	.read = seq_read,
+	.write = lrb_fs_control_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static __init int lrb_fs_init(void)
+{
+	if (tracing_init_dentry())
+		return 0;
+	lrb_fs_root = tracefs_create_dir("lrb", NULL);
+	if (!lrb_fs_root ||
+	    !tracefs_create_file("control", 0640, lrb_fs_root, NULL,
+				 &lrb_fs_control_fops)) {
+		pr_warn("lrb: cannot create the tracefs directory\n");
+		return -ENOMEM;
+	}
+	return 0;
+}
+late_initcall(lrb_fs_init);

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Selftests of the LRB tracefs interface (/sys/kernel/tracing/lrb): the
+ * happy path through read(), mmap + ioctl and poll, and bad input, each
+ * case checking the errno and that no data was lost.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/lrb.h>
+
+#include "../kselftest_harness.h"
+
+#define LRB_DIR		"/sys/kernel/tracing/lrb"
+#define SUBBUF		4096
+
+/* Write @val to @path; 0 or -errno. */
+static int put(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int get(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+FIXTURE(chan) {
+	char name[32];
+	char dir[128];
+};
+
+/* The directory of the test's channel (each test runs in its own process). */
+static char chan_dir[128];
+
+static const char *cpath(const char *file)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", chan_dir, file);
+	return path;
+}
+
+static int chan_control(const char *cmd, const char *name)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s %s\n", cmd, name);
+	return put(LRB_DIR "/control", buf);
+}
+
+FIXTURE_SETUP(chan)
+{
+	cpu_set_t set;
+	char buf[32];
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	if (access(LRB_DIR "/control", W_OK))
+		SKIP(return, "no " LRB_DIR " (CONFIG_LRB_TRACEFS) or not root");
+	snprintf(self->name, sizeof(self->name), "kst%d", getpid());
+	snprintf(self->dir, sizeof(self->dir), LRB_DIR "/%s", self->name);
+	snprintf(chan_dir, sizeof(chan_dir), "%s", self->dir);
+	chan_control("remove", self->name);
+	ASSERT_EQ(0, chan_control("create", self->name));
+	snprintf(buf, sizeof(buf), "%d", SUBBUF);
+	ASSERT_EQ(0, put(cpath("subbuf_size"), buf));
+	ASSERT_EQ(0, put(cpath("num_subbufs"), "4"));
+}
+
+FIXTURE_TEARDOWN(chan)
+{
+	chan_control("remove", self->name);
+}
+
+static int open_stream(int cpu, int flags)
+{
+	char file[32];
+
+	snprintf(file, sizeof(file), "streams/cpu%d", cpu);
+	return open(cpath(file), flags);
+}
+
+static int annotate(const char *text)
+{
+	return put(cpath("annotate"), text);
+}
+
+/* Total "written" / "delivered" / lost_full of the channel. */
+static long long stat_total(int col)
+{
+	char buf[8192], *p;
+	long long v[9];
+
+	if (get(cpath("stats"), buf, sizeof(buf)))
+		return -1;
+	p = strstr(buf, "\ntotal");
+	if (!p || sscanf(p + 6, "%lld %lld %lld %lld %lld %lld %lld %lld",
+			 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			 &v[7]) != 8)
+		return -1;
+	return v[col];
+}
+
+#define WRITTEN		0
+#define DELIVERED	1
+#define LOST_FULL	2
+
+/* Count the annotation records of one packet and check their text. */
+static int packet_records(const unsigned char *pkt, const char *prefix)
+{
+	const struct lrb_packet_header *ph = (const void *)pkt;
+	size_t off = sizeof(*ph), content = ph->content_size / 8;
+	int n = 0;
+
+	if (ph->magic != LRB_PACKET_MAGIC)
+		return -1;
+	while (off < content) {
+		const struct lrb_record_header *rh = (const void *)(pkt + off);
+		size_t hlen = rh->id == LRB_ID_EXTENDED ?
+			sizeof(struct lrb_record_header_ext) : sizeof(*rh);
+
+		if (strncmp((const char *)pkt + off + hlen, prefix,
+			    strlen(prefix)))
+			return -1;
+		off += hlen + rh->len;
+		if (off < content)
+			off = (off + 7) & ~7UL;
+		n++;
+	}
+	return off == content ? n : -1;
+}
+
+TEST_F(chan, happy_read)
+{
+	unsigned char pkt[SUBBUF];
+	int fd, n = 0;
+	ssize_t r;
+
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(0, annotate("hello\n"));
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	fd = open_stream(0, O_RDONLY);
+	ASSERT_LE(0, fd);
+	while ((r = read(fd, pkt, sizeof(pkt))) > 0) {
+		ASSERT_EQ(SUBBUF, r);
+		n += packet_records(pkt, "hello");
+	}
+	EXPECT_EQ(0, r);	/* EOF: disabled and drained */
+	EXPECT_EQ(3, n);
+	EXPECT_EQ(3, stat_total(DELIVERED));
+	close(fd);
+}
+
+TEST_F(chan, happy_mmap_ioctl_poll)
+{
+	struct lrb_stream_info info;
+	uint64_t pos, off, size, padded;
+	struct pollfd pfd;
+	unsigned char *map;
+	int fd;
+
+	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_INFO, &info));
+	EXPECT_EQ(SUBBUF, info.subbuf_size);
+	EXPECT_EQ(4, info.num_subbufs);
+	EXPECT_EQ(0, info.cpu);
+	map = mmap(NULL, info.mmap_size, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	ASSERT_EQ(0, annotate("mapped"));
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_FLUSH));
+	/* The delivery wakes the poller through irq_work. */
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos));
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_MMAP_OFFSET, &off));
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_SUBBUF_SIZE, &size));
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_PADDED_SIZE, &padded));
+	EXPECT_EQ(SUBBUF, padded);
+	EXPECT_EQ(sizeof(struct lrb_packet_header) + 8 + 7, size);
+	EXPECT_EQ(1, packet_records(map + off, "mapped"));
+	EXPECT_EQ(0, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
+	EXPECT_EQ(1, stat_total(DELIVERED));
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos));
+	EXPECT_EQ(EAGAIN, errno);
+	munmap(map, info.mmap_size);
+	close(fd);
+}
+
+TEST_F(chan, control_errors)
+{
+	EXPECT_EQ(-EEXIST, chan_control("create", self->name));
+	EXPECT_EQ(-ENOENT, chan_control("remove", "no_such_channel"));
+	EXPECT_EQ(-EINVAL, chan_control("create", "bad/name"));
+	EXPECT_EQ(-EINVAL, chan_control("create", "control"));
+	EXPECT_EQ(-EINVAL, chan_control("destroy", self->name));
+	EXPECT_EQ(-EINVAL, put(LRB_DIR "/control", "create\n"));
+}
+
+static void expect_setting_refused(struct __test_metadata *_metadata,
+				   const char *file,
+				   const char *val, int err)
+{
+	char before[64], after[64];
+
+	ASSERT_EQ(0, get(cpath(file), before, sizeof(before)));
+	EXPECT_EQ(-err, put(cpath(file), val)) {
+		TH_LOG("%s = %s", file, val);
+	}
+	ASSERT_EQ(0, get(cpath(file), after, sizeof(after)));
+	EXPECT_STREQ(before, after);
+}
+
+TEST_F(chan, setting_zero)
+{
+	expect_setting_refused(_metadata, "subbuf_size", "0", EINVAL);
+	expect_setting_refused(_metadata, "num_subbufs", "0", EINVAL);
+}
+
+TEST_F(chan, setting_not_power_of_two)
+{
+	expect_setting_refused(_metadata, "subbuf_size", "3000", EINVAL);
+	expect_setting_refused(_metadata, "num_subbufs", "6", EINVAL);
+}
+
+TEST_F(chan, setting_above_max)
+{
+	expect_setting_refused(_metadata, "subbuf_size", "8388608", EINVAL);
+	expect_setting_refused(_metadata, "num_subbufs", "2048", EINVAL);
+	/* Each within bounds, the product above 64 MiB. */
+	ASSERT_EQ(0, put(cpath("subbuf_size"), "4194304"));
+	expect_setting_refused(_metadata, "num_subbufs", "32", EINVAL);
+}
+
+TEST_F(chan, setting_garbage)
+{
+	expect_setting_refused(_metadata, "subbuf_size", "lots", EINVAL);
+	expect_setting_refused(_metadata, "num_subbufs", "4x", EINVAL);
+	expect_setting_refused(_metadata, "mode", "sideways", EINVAL);
+	expect_setting_refused(_metadata, "clock", "sundial", EINVAL);
+	expect_setting_refused(_metadata, "enable", "maybe", EINVAL);
+}
+
+TEST_F(chan, setting_while_enabled)
+{
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	expect_setting_refused(_metadata, "subbuf_size", "8192", EBUSY);
+	expect_setting_refused(_metadata, "mode", "overwrite", EBUSY);
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	EXPECT_EQ(0, put(cpath("mode"), "overwrite"));
+}
+
+/* Enable, write one annotation, flush: one packet ready on CPU 0. */
+static int one_packet(void)
+{
+	int fd = open_stream(0, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0 || put(cpath("enable"), "1") ||
+	    annotate("kept") || ioctl(fd, LRB_IOC_FLUSH))
+		return -1;
+	return fd;
+}
+
+TEST_F(chan, put_without_get)
+{
+	uint64_t pos = 0;
+	int fd = one_packet();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF_SIZE, &pos));
+	EXPECT_EQ(EINVAL, errno);
+	/* Nothing was consumed. */
+	EXPECT_EQ(0, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos));
+	EXPECT_EQ(0, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
+	EXPECT_EQ(1, stat_total(DELIVERED));
+	close(fd);
+}
+
+TEST_F(chan, get_twice)
+{
+	uint64_t pos, pos2;
+	int fd = one_packet();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos));
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos2));
+	EXPECT_EQ(EBUSY, errno);
+	pos2 = pos + 1;
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos2));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
+	EXPECT_EQ(1, stat_total(DELIVERED));
+	close(fd);
+}
+
+TEST_F(chan, unknown_ioctl)
+{
+	uint64_t v;
+	int fd = open_stream(0, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ioctl(fd, _IOR(LRB_IOC_MAGIC, 0x7f, uint64_t), &v));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(fd, 0x5401 /* TCGETS */, &v));
+	EXPECT_EQ(ENOTTY, errno);
+	close(fd);
+}
+
+TEST_F(chan, ioctl_bad_pointer)
+{
+	uint64_t pos;
+	int fd = one_packet();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_INFO, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	/* The sub-buffer was not taken: it is still there. */
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos));
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_PUT_SUBBUF, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
+	EXPECT_EQ(1, stat_total(DELIVERED));
+	close(fd);
+}
+
+TEST_F(chan, mmap_writable)
+{
+	struct lrb_stream_info info;
+	void *map;
+	int fd = open_stream(0, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_INFO, &info));
+	map = mmap(NULL, info.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   fd, 0);
+	EXPECT_EQ(MAP_FAILED, map);
+	EXPECT_EQ(EACCES, errno);
+	/* A private writable mapping is refused by the driver itself. */
+	map = mmap(NULL, info.mmap_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+		   fd, 0);
+	EXPECT_EQ(MAP_FAILED, map);
+	EXPECT_EQ(EPERM, errno);
+	/* Nor can a read-only mapping be made writable. */
+	map = mmap(NULL, info.mmap_size, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	EXPECT_EQ(-1, mprotect(map, info.mmap_size, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(map, info.mmap_size);
+	close(fd);
+}
+
+TEST_F(chan, mmap_beyond_buffer)
+{
+	struct lrb_stream_info info;
+	long page = sysconf(_SC_PAGESIZE);
+	void *map;
+	int fd = open_stream(0, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_INFO, &info));
+	map = mmap(NULL, info.mmap_size + page, PROT_READ, MAP_SHARED, fd, 0);
+	EXPECT_EQ(MAP_FAILED, map);
+	EXPECT_EQ(EINVAL, errno);
+	map = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, info.mmap_size);
+	EXPECT_EQ(MAP_FAILED, map);
+	EXPECT_EQ(EINVAL, errno);
+	map = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 1L << 40);
+	EXPECT_EQ(MAP_FAILED, map);
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+TEST_F(chan, read_one_byte_buffer)
+{
+	unsigned char pkt[SUBBUF];
+	int fd = one_packet();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, read(fd, pkt, 1));
+	EXPECT_EQ(EINVAL, errno);
+	/* The packet is still there for a big enough buffer. */
+	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(1, packet_records(pkt, "kept"));
+	EXPECT_EQ(1, stat_total(DELIVERED));
+	close(fd);
+}
+
+TEST_F(chan, read_bad_buffer)
+{
+	unsigned char pkt[SUBBUF];
+	/* A mapping user space may not touch: copy_to_user() faults. */
+	void *bad = mmap(NULL, SUBBUF, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+	int fd = one_packet();
+
+	ASSERT_NE(MAP_FAILED, bad);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, read(fd, bad, SUBBUF));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(1, packet_records(pkt, "kept"));
+	close(fd);
+}
+
+TEST_F(chan, read_offline_cpu)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	unsigned char pkt[SUBBUF];
+	cpu_set_t set;
+	int fd, n = 0;
+	ssize_t r;
+
+	if (access(online, W_OK))
+		SKIP(return, "CPU 1 cannot be taken offline");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	/* One record on CPU 1, left in its open sub-buffer. */
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, annotate("cpu1"));
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, put(online, "0"));
+	fd = open_stream(1, O_RDONLY);
+	ASSERT_LE(0, fd);
+	/* A blocking read returns what the CPU held, then EOF. */
+	while ((r = read(fd, pkt, sizeof(pkt))) > 0)
+		n += packet_records(pkt, "cpu1");
+	EXPECT_EQ(0, r);
+	EXPECT_EQ(1, n);
+	close(fd);
+	ASSERT_EQ(0, put(online, "1"));
+}
+
+TEST_F(chan, remove_while_open)
+{
+	unsigned char pkt[SUBBUF];
+	int fd = one_packet();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EBUSY, chan_control("remove", self->name));
+	/* Still usable, nothing lost. */
+	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(1, packet_records(pkt, "kept"));
+	close(fd);
+	EXPECT_EQ(0, chan_control("remove", self->name));
+	EXPECT_NE(0, access(self->dir, F_OK));
+}
+
+TEST_F(chan, stream_exclusive_and_read_only)
+{
+	int fd = open_stream(0, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, open_stream(0, O_RDONLY));
+	EXPECT_EQ(EBUSY, errno);
+	close(fd);
+	EXPECT_EQ(-1, open_stream(0, O_RDWR));
+	EXPECT_EQ(EACCES, errno);
+	fd = open_stream(0, O_RDONLY);
+	EXPECT_LE(0, fd);
+	close(fd);
+}
+
+TEST_F(chan, annotate_too_long)
+{
+	char big[SUBBUF + 1];
+
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	EXPECT_EQ(-EMSGSIZE, annotate(big));
+	/* The limit: a sub-buffer less packet and record headers, less the NUL. */
+	big[SUBBUF - 72 - 16] = '\0';
+	EXPECT_EQ(-EMSGSIZE, annotate(big));
+	big[1000] = '\0';
+	EXPECT_EQ(0, annotate(big));
+	EXPECT_EQ(1, stat_total(WRITTEN));
+}
+
+TEST_F(chan, annotate_disabled)
+{
+	EXPECT_EQ(-ENODEV, annotate("nobody listens"));
+	EXPECT_EQ(0, stat_total(WRITTEN));
+}
+
+TEST_F(chan, losses_counted)
+{
+	unsigned char pkt[SUBBUF];
+	int fd, n = 0, i, ok = 0, ret;
+	uint64_t discarded = 0;
+	ssize_t r;
+
+	/*
+	 * 4 sub-buffers of 4 KiB hold about 400 of these: the rest is
+	 * refused with ENOSPC and counted.
+	 */
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (i = 0; i < 1000; i++) {
+		ret = annotate("loss test record");
+		ASSERT_TRUE(ret == 0 || ret == -ENOSPC);
+		ok += !ret;
+	}
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	fd = open_stream(0, O_RDONLY);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 2; i++) {
+		while ((r = read(fd, pkt, sizeof(pkt))) > 0) {
+			n += packet_records(pkt, "loss test");
+			discarded = ((struct lrb_packet_header *)pkt)->events_discarded;
+		}
+		ASSERT_EQ(0, r);
+		/* Losses after the last packet: a flush reports them. */
+		ASSERT_EQ(0, ioctl(fd, LRB_IOC_FLUSH));
+	}
+	EXPECT_EQ(1000, stat_total(WRITTEN));
+	EXPECT_EQ(n, stat_total(DELIVERED));
+	EXPECT_EQ(ok, n);
+	EXPECT_LT(0, stat_total(LOST_FULL));
+	EXPECT_EQ(1000, n + stat_total(LOST_FULL));
+	EXPECT_EQ(discarded, stat_total(LOST_FULL));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
