@@ -22,7 +22,7 @@ if [ "${LRB_BENCH_X86:-1}" = 1 ]; then
 	"$here/build.sh" x86_64 local >"$logdir/build-x86_64-local.log" 2>&1 || exit 1
 	echo
 	echo "=== x86_64 guest under QEMU TCG, LRB_SYNC_LOCAL (emulated: functional check only, NOT timings)"
-	LRB_CMDLINE="$args lrb_bench.reps=3 lrb_bench.batches=10 lrb_bench.loops=10000" \
+	LRB_CMDLINE="$args lrb_bench.reps=3 lrb_bench.batches=10 lrb_bench.loops=10000 lrb_bench.mark_loops=1000" \
 		"$here/boot.sh" x86_64 local "$logdir/bench-x86_64-local.log" || rc=1
 	grep -q 'lrb_bench: done' "$logdir/bench-x86_64-local.log" && echo "ran to completion (figures in build/log/bench-x86_64-local.log)" ||
 		{ echo "bench did not finish"; rc=1; }

@@ -20,7 +20,12 @@ x86_64)
 	share=()
 	[ -n "${LRB_SHARE:-}" ] &&
 		share=(-virtfs "local,path=$LRB_SHARE,mount_tag=host0,security_model=none")
-	accel=tcg,thread=multi
+	# LRB_TCG_THREAD=single: one host thread for all vCPUs.  The user-space
+	# boots use it: they patch kernel text at run time (static keys,
+	# tracepoints), and one boot in 7 under multi-threaded TCG died on an
+	# int3 of text_poke_bp() hit after the patch had completed; with one
+	# thread the vCPUs run serialized.
+	accel=tcg,thread=${LRB_TCG_THREAD:-multi}
 	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -smp "${LRB_SMP:-2}" -m 1024 \
 		"${share[@]}" \
 		-kernel "$out/arch/x86/boot/bzImage" -initrd "$initrd" \

@@ -2,7 +2,8 @@
 # mkinitramfs.sh OUT.cpio.gz [INIT [BIN...]]: a busybox-static initramfs.
 # Without INIT, /init mounts the usual file systems and powers the guest
 # off (the KUnit suites have already run by then, from the kernel's
-# initcalls); with INIT, that script is /init and each BIN goes to /bin.
+# initcalls); with INIT, that script is /init and each BIN goes to /bin
+# (modules, *.ko, to /lib).
 set -euo pipefail
 out=$1
 init=${2:-}
@@ -18,7 +19,10 @@ for t in $("$bb" --list); do
 done
 if [ -n "$init" ]; then
 	cp "$init" "$root/init"
-	for b in "$@"; do cp "$b" "$root/bin/"; done
+	mkdir -p "$root/lib"
+	for b in "$@"; do
+		case $b in *.ko) cp "$b" "$root/lib/" ;; *) cp "$b" "$root/bin/" ;; esac
+	done
 else
 	cat > "$root/init" <<'INIT'
 #!/bin/sh

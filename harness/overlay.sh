@@ -22,7 +22,7 @@ for f in $files; do
 	esac
 done
 # Overlay files that the series does not create.
-for d in kernel include Documentation tools scripts; do
+for d in kernel include Documentation tools scripts samples; do
 	[ -d "$top/$d" ] || continue
 	while read -r f; do
 		f=${f#"$top"/}

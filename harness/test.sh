@@ -60,6 +60,17 @@ user_checks() {
 	done
 }
 case " $runs " in *" x86_64-local "*) stage "user space (x86_64 guest)" user_checks ;; esac
+
+# Marker sites as compiled: disabled is a NOP, CONFIG_LRB_MARKERS=n is nothing.
+marker_code_checks() {
+	check "disabled marker site is a NOP with no load (x86_64-local)" "$here/markers-asm.sh" local
+	if "$here/build.sh" x86_64 off >"$logdir/build-x86_64-off.log" 2>&1; then
+		check "CONFIG_LRB_MARKERS=n leaves no code at the site (x86_64-off)" "$here/markers-asm.sh" off
+	else
+		check "build x86_64-off" false
+	fi
+}
+case " $runs " in *" x86_64-local "*) stage "marker code" marker_code_checks ;; esac
 stage "static checks" static_checks
 stage "Promela model" model_checks
 echo "== total: $(($(date +%s) - t_all)) s"

@@ -31,9 +31,10 @@ if ! make -s -C "$tree" O="$out" ARCH=x86_64 headers >"$work/headers.log" 2>&1 |
 	exit 1
 fi
 "$here/mkinitramfs.sh" "$work/initramfs.cpio.gz" "$here/guest/user-init.sh" \
-	"$work/bin/lrb-record" "$work/bin/lrb_test"
+	"$work/bin/lrb-record" "$work/bin/lrb_test" \
+	$(ls "$out/samples/lrb/lrb_sample.ko" 2>/dev/null)
 log=$logdir/user-$variant.log
-LRB_INITRD=$work/initramfs.cpio.gz LRB_SHARE=$share LRB_SMP=2 \
+LRB_INITRD=$work/initramfs.cpio.gz LRB_SHARE=$share LRB_SMP=2 LRB_TCG_THREAD=single \
 	LRB_CMDLINE="kunit.filter_glob=none.none" \
 	"$here/boot.sh" x86_64 "$variant" "$log"
 tr -d '\r' <"$log" >"$log.txt"
@@ -58,7 +59,11 @@ expect "lrb-record fails without tracefs, says why" \
 # stat NAME FILE: a counter lrb-record saved from the kernel's stats file.
 stat() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
-for t in workload losses; do
+expect "lrb-record -e with an unknown event fails, says why" \
+	"grep -q 'LRB-USER: bad event exit 1' '$log.txt' && grep -q 'no such event' '$log.txt'"
+expect "lrb-record probes exit status 0" "grep -q 'LRB-USER: record probes exit 0' '$log.txt'"
+
+for t in workload losses probes; do
 	d=$share/trace-$t
 	if [ ! -f "$d/metadata" ] || [ ! -f "$d/.lrb-stats" ]; then
 		fail "trace $t copied to the host"
@@ -82,6 +87,21 @@ for t in workload losses; do
 		"[ '$events' = '$delivered' ] && [ '$delivered' -gt 0 ]"
 	expect "trace $t: babeltrace2 discarded = kernel lost ($lost)" "[ '$notices' = '$lost' ]"
 done
+# Probe and marker fields as babeltrace2 decodes them.
+p=$work/probes.out
+has() { grep -E " $1: " "$p" | grep -E "$2" >/dev/null; }
+count() { grep -E " $1: " "$p" | grep -cE "$2"; }
+for ev in sched_switch sched_wakeup sched_process_fork sched_process_exec sched_process_exit sys_enter sys_exit softirq_entry softirq_exit; do
+	expect "trace probes has $ev events" "has $ev ."
+done
+expect "sched_switch fields: prev/next comm, pid, prio, state" \
+	"has sched_switch 'prev_comm = \"[^\"]+\", prev_pid = [0-9]+, prev_prio = [0-9]+, prev_state = [0-9]+, next_comm = \"[^\"]+\", next_pid = [0-9]+, next_prio = [0-9]+'"
+expect "sched_process_exec of the command (sh) with its pid" \
+	"has sched_process_exec 'pid = [1-9][0-9]*, old_pid = [1-9][0-9]*, filename = \"/bin/sh\"'"
+expect "sys_enter fields: id and 6 args" "has sys_enter 'id = [0-9]+, args = \[ \[0\] = '"
+expect "module markers: 20 lrb_sample_burst events, seq 0..19" \
+	"[ \$(count lrb_sample_burst 'tag = \"burst\"') -eq 20 ] && has lrb_sample_burst 'seq = 19,'"
+expect "module marker at unload: lrb_sample_bye total = 20" "has lrb_sample_bye 'total = 20 }'"
 lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \

@@ -5,6 +5,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+hostname lrb-guest
 mount -t tracefs nodev /sys/kernel/tracing
 mount -t 9p -o trans=virtio,version=9p2000.L host0 /host || echo "LRB-USER: no 9p share"
 echo "LRB-USER: start"
@@ -41,6 +42,22 @@ lrb-record -q -o /tmp/trace-losses -c losses -s 4096 -n 4 -- sh -c '
 	kill -CONT $PPID'
 echo "LRB-USER: record losses exit $?"
 
+# Probes and markers: processes, syscalls, interrupts, and a module with
+# markers loaded and unloaded while tracing.
+if [ -f /lib/lrb_sample.ko ]; then
+	echo "LRB-USER: record probes"
+	lrb-record -q -o /tmp/trace-probes -c probes -s 65536 -n 8 \
+		-e 'sched_*' -e 'irq_*' -e 'softirq_*' -e 'sys_*' -e 'lrb_sample_*' -- sh -c '
+		insmod /lib/lrb_sample.ko burst=20
+		ls / > /dev/null
+		echo hello | cat > /dev/null
+		sleep 0.1
+		rmmod lrb_sample'
+	echo "LRB-USER: record probes exit $?"
+	lrb-record -q -o /tmp/t -c bad -e no_such_event -- true
+	echo "LRB-USER: bad event exit $?"
+fi
+
 echo "LRB-USER: report"
 lrb-record report /tmp/trace-workload
 echo "LRB-USER: report exit $?"
@@ -52,7 +69,7 @@ umount /sys/kernel/tracing
 lrb-record -q -o /tmp/t -c err -- true
 echo "LRB-USER: no tracefs exit $?"
 
-cp -r /tmp/trace-workload /tmp/trace-losses /host/ 2>/dev/null && echo "LRB-USER: copied"
+cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-probes /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"
 poweroff -f

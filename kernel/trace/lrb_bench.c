@@ -16,6 +16,7 @@
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/lrb.h>
+#include <linux/lrb_marker.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/ring_buffer.h>
@@ -23,7 +24,10 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
 #include <asm/local.h>
+
+#include "lrb_events.h"
 
 static bool run;
 module_param(run, bool, 0444);
@@ -397,6 +401,162 @@ out:
 		lrb_channel_destroy(c.lrb);
 }
 
+/* ---- 3. marker sites: the method of the 2007 markers thread ---- */
+
+#ifdef CONFIG_LRB_MARKERS
+
+#define MARK_ARRAY	(10UL << 20)	/* bytes read at random between calls */
+#define MARK_SITES	40
+
+static int mark_loops = 100000;
+module_param(mark_loops, int, 0444);
+MODULE_PARM_DESC(mark_loops, "calls per repetition of the marker table");
+
+static u32 *mark_array;
+static u32 mark_sink;
+
+/* The function as CONFIG_LRB_MARKERS=n compiles it: no site left. */
+static noinline void mark_none(u32 v)
+{
+	WRITE_ONCE(mark_sink, v);
+}
+
+/* The same function with 40 marker sites. */
+static noinline void mark_40(u32 v)
+{
+	WRITE_ONCE(mark_sink, v);
+	LRB_MARK(lrb_bench_m00, u32, v, v);
+	LRB_MARK(lrb_bench_m01, u32, v, v);
+	LRB_MARK(lrb_bench_m02, u32, v, v);
+	LRB_MARK(lrb_bench_m03, u32, v, v);
+	LRB_MARK(lrb_bench_m04, u32, v, v);
+	LRB_MARK(lrb_bench_m05, u32, v, v);
+	LRB_MARK(lrb_bench_m06, u32, v, v);
+	LRB_MARK(lrb_bench_m07, u32, v, v);
+	LRB_MARK(lrb_bench_m08, u32, v, v);
+	LRB_MARK(lrb_bench_m09, u32, v, v);
+	LRB_MARK(lrb_bench_m10, u32, v, v);
+	LRB_MARK(lrb_bench_m11, u32, v, v);
+	LRB_MARK(lrb_bench_m12, u32, v, v);
+	LRB_MARK(lrb_bench_m13, u32, v, v);
+	LRB_MARK(lrb_bench_m14, u32, v, v);
+	LRB_MARK(lrb_bench_m15, u32, v, v);
+	LRB_MARK(lrb_bench_m16, u32, v, v);
+	LRB_MARK(lrb_bench_m17, u32, v, v);
+	LRB_MARK(lrb_bench_m18, u32, v, v);
+	LRB_MARK(lrb_bench_m19, u32, v, v);
+	LRB_MARK(lrb_bench_m20, u32, v, v);
+	LRB_MARK(lrb_bench_m21, u32, v, v);
+	LRB_MARK(lrb_bench_m22, u32, v, v);
+	LRB_MARK(lrb_bench_m23, u32, v, v);
+	LRB_MARK(lrb_bench_m24, u32, v, v);
+	LRB_MARK(lrb_bench_m25, u32, v, v);
+	LRB_MARK(lrb_bench_m26, u32, v, v);
+	LRB_MARK(lrb_bench_m27, u32, v, v);
+	LRB_MARK(lrb_bench_m28, u32, v, v);
+	LRB_MARK(lrb_bench_m29, u32, v, v);
+	LRB_MARK(lrb_bench_m30, u32, v, v);
+	LRB_MARK(lrb_bench_m31, u32, v, v);
+	LRB_MARK(lrb_bench_m32, u32, v, v);
+	LRB_MARK(lrb_bench_m33, u32, v, v);
+	LRB_MARK(lrb_bench_m34, u32, v, v);
+	LRB_MARK(lrb_bench_m35, u32, v, v);
+	LRB_MARK(lrb_bench_m36, u32, v, v);
+	LRB_MARK(lrb_bench_m37, u32, v, v);
+	LRB_MARK(lrb_bench_m38, u32, v, v);
+	LRB_MARK(lrb_bench_m39, u32, v, v);
+}
+
+/*
+ * ns per iteration, in 1/1000: three random reads in a 10 MB array (cache
+ * misses, as a real workload has around its instrumentation), then a call.
+ */
+static u64 time_marks(void (*fn)(u32 v))
+{
+	u32 x = 2463534242U, sum = 0;
+	u64 t0, t1;
+	int i;
+
+	t0 = bench_now();
+	for (i = 0; i < mark_loops; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		sum += READ_ONCE(mark_array[x % (MARK_ARRAY / 4)]);
+		sum += READ_ONCE(mark_array[(x >> 7) % (MARK_ARRAY / 4)]);
+		sum += READ_ONCE(mark_array[(x >> 13) % (MARK_ARRAY / 4)]);
+		fn(sum);
+	}
+	t1 = bench_now();
+	return div_u64((t1 - t0) * 1000, mark_loops);
+}
+
+static void bench_markers(void)
+{
+	static u64 none[MAX_REPS], off[MAX_REPS], on[MAX_REPS];
+	struct lrb_config cfg = {
+		.subbuf_size = SUBBUF, .num_subbufs = NSUBBUF,
+		.mode = LRB_MODE_OVERWRITE,
+	};
+	struct lrb_events_owner owner;
+	struct lrb_channel *chan;
+	struct mmm n, d, e;
+	int r;
+
+	mark_loops = max(mark_loops, 100);
+	mark_array = vmalloc(MARK_ARRAY);
+	chan = lrb_channel_create(&cfg);
+	if (!mark_array || IS_ERR(chan)) {
+		pr_info("table 3: no memory\n");
+		goto out;
+	}
+	memset(mark_array, 1, MARK_ARRAY);
+	/* Compiled out and disabled alternate, so drift hits both alike. */
+	for (r = 0; r < reps; r++) {
+		none[r] = time_marks(mark_none);
+		off[r] = time_marks(mark_40);
+	}
+	lrb_events_owner_init(&owner);
+	if (lrb_events_command(&owner, "enable lrb_bench_m*")) {
+		pr_info("table 3: cannot enable the bench markers\n");
+		lrb_events_owner_release(&owner);
+		goto out;
+	}
+	lrb_events_start(&owner, chan);
+	for (r = 0; r < reps; r++)
+		on[r] = time_marks(mark_40);
+	lrb_events_stop(&owner);
+	lrb_events_owner_release(&owner);
+
+	n = summarize(none, reps);
+	d = summarize(off, reps);
+	e = summarize(on, reps);
+	pr_info("table 3: %d marker sites in a function called between 3 random reads of a 10 MB array; ns per call (min median max over %d reps of %d calls)%s\n",
+		MARK_SITES, reps, mark_loops,
+		IS_ENABLED(CONFIG_JUMP_LABEL) ? "" :
+		"; no CONFIG_JUMP_LABEL here: a disabled site is a load and a branch, not a NOP");
+	pr_mmm("compiled out (CONFIG_LRB_MARKERS=n)", n, "");
+	pr_mmm("40 sites, disabled", d, "");
+	pr_mmm("40 sites, enabled (40 records/call)", e, "");
+	pr_info("  disabled / compiled out (medians): %llu.%03llu; per disabled site: %lld ps\n",
+		div_u64(d.med * 1000, max_t(u64, n.med, 1)) / 1000,
+		div_u64(d.med * 1000, max_t(u64, n.med, 1)) % 1000,
+		div_s64((s64)(d.med - n.med), MARK_SITES));
+out:
+	if (!IS_ERR_OR_NULL(chan))
+		lrb_channel_destroy(chan);
+	vfree(mark_array);
+}
+
+#else
+
+static void bench_markers(void)
+{
+	pr_info("table 3: CONFIG_LRB_MARKERS is not set\n");
+}
+
+#endif /* CONFIG_LRB_MARKERS */
+
 /* ---- 4. reader throughput ---- */
 
 static void bench_reader(void)
@@ -458,7 +618,7 @@ static int __init lrb_bench_init(void)
 		reps);
 	bench_primitives();
 	bench_writes();
-	pr_info("table 3: disabled-marker cost needs the marker patches (not in this series yet)\n");
+	bench_markers();
 	bench_reader();
 	pr_info("done\n");
 	return 0;

@@ -11,6 +11,7 @@
  *   NAME/stats           per-CPU counters
  *   NAME/metadata        the CTF 1.8 description of the trace (TSDL)
  *   NAME/annotate        a write() is one "annotation" event on this CPU
+ *   NAME/events          "enable GLOB" / "disable GLOB": markers and probes
  *   NAME/streams/cpuN    the CTF packets of CPU N: ioctl, mmap, read, poll
  *
  * A control file rather than mkdir/rmdir: tracefs offers directory
@@ -42,6 +43,7 @@
 #include <linux/sched/clock.h>
 
 #include "trace.h"
+#include "lrb_events.h"
 
 #define LRB_FS_NAME_MAX		32
 #define LRB_FS_ANNOTATION_MAX	4096
@@ -97,6 +99,7 @@ struct lrb_fs_stream {
  * @users: open files of the channel; under lrb_fs_mutex.
  * @readers: open stream files; under lrb_fs_mutex.
  * @streams: per possible CPU.
+ * @events: the markers and probes the channel records (lrb_events.c).
  */
 struct lrb_fs_chan {
 	struct list_head list;
@@ -110,6 +113,7 @@ struct lrb_fs_chan {
 	int users;
 	int readers;
 	struct lrb_fs_stream *streams;
+	struct lrb_events_owner events;
 };
 
 static DEFINE_MUTEX(lrb_fs_mutex);
@@ -334,8 +338,11 @@ static void lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
 	if (on) {
 		WRITE_ONCE(fc->flushed, false);
 		WRITE_ONCE(fc->enabled, true);
+		lrb_events_start(&fc->events, fc->chan);
 		return;
 	}
+	/* Waits for markers and probes in flight. */
+	lrb_events_stop(&fc->events);
 	WRITE_ONCE(fc->enabled, false);
 	/* Writers run with preemption disabled: wait until they are done. */
 	synchronize_rcu();
@@ -441,6 +448,9 @@ static void lrb_fs_metadata_types(struct seq_file *m)
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		seq_printf(m, "typealias integer { size = %u; align = 8; signed = false; } := uint%u_t;\n",
 			   sizes[i], sizes[i]);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		seq_printf(m, "typealias integer { size = %u; align = 8; signed = true; } := int%u_t;\n",
+			   sizes[i], sizes[i]);
 	seq_printf(m, "\ntrace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n",
 		   IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? "be" : "le");
 	seq_puts(m, "\tpacket.header := struct {\n"
@@ -526,6 +536,7 @@ static int lrb_fs_metadata_show(struct seq_file *m, void *v)
 	seq_printf(m, "event {\n\tname = \"annotation\";\n\tid = %u;\n\tstream_id = 0;\n"
 		   "\tfields := struct {\n\t\tstring text;\n\t};\n};\n\n",
 		   LRB_FS_EVENT_ANNOTATION);
+	lrb_events_metadata(m);
 	return 0;
 }
 
@@ -576,6 +587,43 @@ static int lrb_fs_metadata_open(struct inode *inode, struct file *file)
 static const struct file_operations lrb_fs_metadata_fops = {
 	.open = lrb_fs_metadata_open,
 	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = lrb_fs_seq_release,
+};
+
+/* events */
+
+static int lrb_fs_events_show(struct seq_file *m, void *v)
+{
+	struct lrb_fs_chan *fc = m->private;
+
+	lrb_events_show(m, &fc->events);
+	return 0;
+}
+
+static int lrb_fs_events_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_seq_open(inode, file, lrb_fs_events_show);
+}
+
+static ssize_t lrb_fs_events_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct lrb_fs_chan *fc = m->private;
+	char text[96];
+	int ret;
+
+	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	if (!ret)
+		ret = lrb_events_command(&fc->events, text);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_events_fops = {
+	.open = lrb_fs_events_open,
+	.read = seq_read,
+	.write = lrb_fs_events_write,
 	.llseek = seq_lseek,
 	.release = lrb_fs_seq_release,
 };
@@ -914,7 +962,10 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 	    !tracefs_create_file("metadata", 0440, fc->dir, fc,
 				 &lrb_fs_metadata_fops) ||
 	    !tracefs_create_file("annotate", 0220, fc->dir, fc,
-				 &lrb_fs_annotate_fops))
+				 &lrb_fs_annotate_fops) ||
+	    (IS_ENABLED(CONFIG_LRB_MARKERS) &&
+	     !tracefs_create_file("events", 0640, fc->dir, fc,
+				  &lrb_fs_events_fops)))
 		return -ENOMEM;
 	streams = tracefs_create_dir("streams", fc->dir);
 	if (!streams)
@@ -930,6 +981,7 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 
 static void lrb_fs_chan_free(struct lrb_fs_chan *fc)
 {
+	lrb_events_owner_release(&fc->events);
 	tracefs_remove(fc->dir);
 	if (fc->chan)
 		lrb_channel_destroy(fc->chan);
@@ -984,6 +1036,7 @@ static int lrb_fs_create(const char *name)
 	}
 	strscpy(fc->name, name, sizeof(fc->name));
 	fc->flushed = true;
+	lrb_events_owner_init(&fc->events);
 	for_each_possible_cpu(cpu) {
 		fc->streams[cpu].fc = fc;
 		fc->streams[cpu].cpu = cpu;

@@ -395,7 +395,8 @@ static void print_usage(void)
 		"  -n COUNT        sub-buffers per CPU (power of two)\n"
 		"  -m MODE         discard or overwrite\n"
 		"  -k CLOCK        local or global\n"
-		"  -e EVENT        enable an event (repeatable)\n"
+		"  -e EVENT        enable an event or a glob of events (repeatable;\n"
+		"                  a glob also takes events of modules loaded later)\n"
 		"  -d SECONDS      stop after SECONDS\n"
 		"  -q              no progress display\n");
 	exit(2);
@@ -469,11 +470,16 @@ int main(int argc, char **argv)
 	if (clock_name)
 		set("clock", clock_name);
 	for (int i = 0; i < nr_events; i++) {
-		char file[300];
+		char cmd[300];
+		int ret;
 
-		snprintf(file, sizeof(file), "events/%s/enable", events[i]);
-		if (put_file(file, "1"))
-			die("no event '%s' in this kernel", events[i]);
+		snprintf(cmd, sizeof(cmd), "enable %s\n", events[i]);
+		ret = put_file("events", cmd);
+		if (ret == -ENOENT && !access(chan_dir, F_OK))
+			die("-e %s: no such event (see %s/events)", events[i],
+			    chan_dir);
+		if (ret)
+			die("-e %s: %s", events[i], strerror(-ret));
 	}
 	open_streams(outdir);
 

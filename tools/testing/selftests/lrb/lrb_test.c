@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/lrb.h>
 
@@ -557,6 +559,434 @@ TEST_F(chan, losses_counted)
 	EXPECT_EQ(1000, n + stat_total(LOST_FULL));
 	EXPECT_EQ(discarded, stat_total(LOST_FULL));
 	close(fd);
+}
+
+/* Markers and probes (CONFIG_LRB_MARKERS). */
+
+#define SAMPLE_KO	"/lib/lrb_sample.ko"
+
+struct rec {
+	int cpu;
+	unsigned int id;
+	const unsigned char *p;
+	size_t len;
+};
+
+typedef void (*rec_fn)(const struct rec *r, void *arg);
+
+/* Decode every record of one packet. */
+static int packet_each(const unsigned char *pkt, int cpu, rec_fn fn,
+		       void *arg)
+{
+	const struct lrb_packet_header *ph = (const void *)pkt;
+	size_t off = sizeof(*ph), content = ph->content_size / 8;
+
+	if (ph->magic != LRB_PACKET_MAGIC)
+		return -1;
+	while (off < content) {
+		const struct lrb_record_header *rh = (const void *)(pkt + off);
+		const struct lrb_record_header_ext *rx = (const void *)(pkt + off);
+		struct rec r = { .cpu = cpu, .id = rh->id, .len = rh->len };
+		size_t hlen = sizeof(*rh);
+
+		if (rh->id == LRB_ID_EXTENDED) {
+			r.id = rx->id;
+			hlen = sizeof(*rx);
+		}
+		r.p = pkt + off + hlen;
+		fn(&r, arg);
+		off += hlen + rh->len;
+		if (off < content)
+			off = (off + 7) & ~7UL;
+	}
+	return off == content ? 0 : -1;
+}
+
+/* Disable the channel, then decode every record of every CPU. */
+static int records_each(rec_fn fn, void *arg)
+{
+	unsigned char pkt[SUBBUF];
+	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	ssize_t r;
+
+	if (put(cpath("enable"), "0"))
+		return -1;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		int fd = open_stream(cpu, O_RDONLY);
+
+		if (fd < 0)
+			return -1;
+		while ((r = read(fd, pkt, sizeof(pkt))) > 0)
+			if (packet_each(pkt, cpu, fn, arg))
+				return -1;
+		close(fd);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The id of an event, from the channel's events file; -1 if absent. */
+static int event_id(const char *name)
+{
+	char buf[16384], *line;
+	char n[64];
+	int id;
+
+	if (get(cpath("events"), buf, sizeof(buf)))
+		return -1;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (sscanf(line, "%63s %d", n, &id) == 2 && !strcmp(n, name))
+			return id;
+	return -1;
+}
+
+static int events_cmd(const char *cmd, const char *glob)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s %s\n", cmd, glob);
+	return put(cpath("events"), buf);
+}
+
+TEST_F(chan, events_listed)
+{
+	static const char * const probes[] = {
+		"sched_switch", "sched_wakeup", "sched_process_fork",
+		"sched_process_exec", "sched_process_exit",
+		"irq_handler_entry", "irq_handler_exit", "softirq_entry",
+		"softirq_exit", "sys_enter", "sys_exit",
+	};
+	char meta[65536];
+
+	if (access(cpath("events"), F_OK))
+		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
+	ASSERT_EQ(0, get(cpath("metadata"), meta, sizeof(meta)));
+	for (unsigned int i = 0; i < ARRAY_SIZE(probes); i++) {
+		char want[96];
+
+		EXPECT_LT(0, event_id(probes[i])) {
+			TH_LOG("%s", probes[i]);
+		}
+		snprintf(want, sizeof(want), "name = \"%s\";", probes[i]);
+		EXPECT_NE(NULL, strstr(meta, want));
+	}
+}
+
+TEST_F(chan, events_bad_commands)
+{
+	if (access(cpath("events"), F_OK))
+		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
+	EXPECT_EQ(-ENOENT, events_cmd("enable", "no_such_event"));
+	EXPECT_EQ(-ENOENT, events_cmd("disable", "sched_switch"));
+	EXPECT_EQ(-EINVAL, events_cmd("frobnicate", "sched_switch"));
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable\n"));
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable    "));
+	/* A glob may match nothing yet: it waits for modules. */
+	EXPECT_EQ(0, events_cmd("enable", "no_such_module_*"));
+	EXPECT_EQ(0, events_cmd("disable", "no_such_module_*"));
+}
+
+TEST_F(chan, events_busy_in_other_channel)
+{
+	char other[64];
+
+	if (access(cpath("events"), F_OK))
+		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
+	snprintf(other, sizeof(other), "%s_b", self->name);
+	ASSERT_EQ(0, chan_control("create", other));
+	ASSERT_EQ(0, events_cmd("enable", "sched_switch"));
+	snprintf(chan_dir, sizeof(chan_dir), LRB_DIR "/%s", other);
+	EXPECT_EQ(-EBUSY, events_cmd("enable", "sched_switch"));
+	snprintf(chan_dir, sizeof(chan_dir), "%s", self->dir);
+	EXPECT_EQ(0, events_cmd("disable", "sched_switch"));
+	snprintf(chan_dir, sizeof(chan_dir), LRB_DIR "/%s", other);
+	EXPECT_EQ(0, events_cmd("enable", "sched_switch"));
+	snprintf(chan_dir, sizeof(chan_dir), "%s", self->dir);
+	EXPECT_EQ(0, chan_control("remove", other));
+	/* Removing the other channel released the event. */
+	EXPECT_EQ(0, events_cmd("enable", "sched_switch"));
+}
+
+struct sys_count {
+	int enter_id, exit_id;
+	long nr;
+	long ret;
+	int enters, exits;
+};
+
+static void count_sys(const struct rec *r, void *arg)
+{
+	struct sys_count *c = arg;
+	int64_t id, v;
+
+	if (r->len < 16)
+		return;
+	memcpy(&id, r->p, 8);
+	memcpy(&v, r->p + 8, 8);
+	if (r->id == c->enter_id && r->len == 56 && id == c->nr)
+		c->enters++;
+	if (r->id == c->exit_id && id == c->nr && v == c->ret)
+		c->exits++;
+}
+
+TEST_F(chan, probe_syscalls)
+{
+	struct sys_count c = { .nr = SYS_getppid, .ret = getppid() };
+
+	if (access(cpath("events"), F_OK))
+		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "sys_e*"));
+	c.enter_id = event_id("sys_enter");
+	c.exit_id = event_id("sys_exit");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	ASSERT_EQ(0, records_each(count_sys, &c));
+	/* Ours, plus any getppid() of other tasks. */
+	EXPECT_LE(100, c.enters);
+	EXPECT_LE(100, c.exits);
+	/* Disabled at run time: no more records. */
+	ASSERT_EQ(0, events_cmd("disable", "sys_e*"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	c.enters = 0;
+	c.exits = 0;
+	ASSERT_EQ(0, records_each(count_sys, &c));
+	EXPECT_EQ(0, c.enters);
+	EXPECT_EQ(0, c.exits);
+}
+
+struct proc_check {
+	int fork_id, exec_id, exit_id;
+	pid_t parent, child;
+	int forks, execs, exits;
+};
+
+static void check_proc(const struct rec *r, void *arg)
+{
+	struct proc_check *c = arg;
+	int32_t a, b;
+
+	if (r->id == c->fork_id && r->len == 40) {
+		memcpy(&a, r->p + 16, 4);
+		memcpy(&b, r->p + 36, 4);
+		c->forks += a == c->parent && b == c->child;
+	} else if (r->id == c->exec_id && r->len > 8) {
+		memcpy(&a, r->p, 4);
+		c->execs += a == c->child &&
+			    !strcmp((const char *)r->p + 8, "/bin/true");
+	} else if (r->id == c->exit_id && r->len == 24) {
+		memcpy(&a, r->p + 16, 4);
+		c->exits += a == c->child;
+	}
+}
+
+TEST_F(chan, probe_fork_exec_exit)
+{
+	struct proc_check c = { .parent = getpid() };
+	int status;
+
+	if (access(cpath("events"), F_OK))
+		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "sched_process_*"));
+	c.fork_id = event_id("sched_process_fork");
+	c.exec_id = event_id("sched_process_exec");
+	c.exit_id = event_id("sched_process_exit");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	c.child = fork();
+	ASSERT_LE(0, c.child);
+	if (!c.child) {
+		execl("/bin/true", "true", NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(c.child, waitpid(c.child, &status, 0));
+	ASSERT_EQ(0, records_each(check_proc, &c));
+	EXPECT_EQ(1, c.forks);
+	EXPECT_EQ(1, c.execs);
+	EXPECT_EQ(1, c.exits);
+}
+
+struct sched_check {
+	int switch_id, wakeup_id;
+	pid_t pid;
+	int out_sleeping, in, wakeups;
+};
+
+static void check_sched(const struct rec *r, void *arg)
+{
+	struct sched_check *c = arg;
+	int32_t pid;
+	int64_t state;
+
+	if (r->id == c->switch_id && r->len == 56) {
+		memcpy(&pid, r->p + 16, 4);
+		memcpy(&state, r->p + 24, 8);
+		if (pid == c->pid && state == 1 &&
+		    !strncmp((const char *)r->p, "lrb_test", 16))
+			c->out_sleeping++;
+		memcpy(&pid, r->p + 48, 4);
+		c->in += pid == c->pid;
+	} else if (r->id == c->wakeup_id && r->len == 28) {
+		memcpy(&pid, r->p + 16, 4);
+		c->wakeups += pid == c->pid;
+	}
+}
+
+TEST_F(chan, probe_sched_switch_wakeup)
+{
+	struct sched_check c = { .pid = getpid() };
+
+	if (access(cpath("events"), F_OK))
+		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "sched_switch"));
+	ASSERT_EQ(0, events_cmd("enable", "sched_wakeup"));
+	c.switch_id = event_id("sched_switch");
+	c.wakeup_id = event_id("sched_wakeup");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 10; i++)
+		usleep(2000);
+	ASSERT_EQ(0, records_each(check_sched, &c));
+	/* Each sleep: switched out in state S (1), woken, switched in. */
+	EXPECT_LE(10, c.out_sleeping);
+	EXPECT_LE(10, c.wakeups);
+	EXPECT_LE(10, c.in);
+}
+
+struct irq_count {
+	int entry_id, exit_id, soft_entry_id, soft_exit_id;
+	int entries, named, exits, soft_entries, soft_exits;
+};
+
+static void count_irq(const struct rec *r, void *arg)
+{
+	struct irq_count *c = arg;
+	uint32_t vec;
+
+	if (r->id == c->entry_id && r->len > 4) {
+		c->entries++;
+		c->named += strlen((const char *)r->p + 4) > 0;
+	} else if (r->id == c->exit_id && r->len == 8) {
+		c->exits++;
+	} else if ((r->id == c->soft_entry_id || r->id == c->soft_exit_id) &&
+		   r->len == 4) {
+		memcpy(&vec, r->p, 4);
+		if (vec < 10) {
+			c->soft_entries += r->id == c->soft_entry_id;
+			c->soft_exits += r->id == c->soft_exit_id;
+		}
+	}
+}
+
+TEST_F(chan, probe_irq_softirq)
+{
+	struct irq_count c = {};
+
+	if (access(cpath("events"), F_OK))
+		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "irq_handler_*"));
+	ASSERT_EQ(0, events_cmd("enable", "softirq_*"));
+	c.entry_id = event_id("irq_handler_entry");
+	c.exit_id = event_id("irq_handler_exit");
+	c.soft_entry_id = event_id("softirq_entry");
+	c.soft_exit_id = event_id("softirq_exit");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	/* Console output interrupts; sleeping runs timer softirqs. */
+	for (int i = 0; i < 20; i++) {
+		fprintf(stderr, "# irq test line %d\n", i);
+		usleep(2000);
+	}
+	ASSERT_EQ(0, records_each(count_irq, &c));
+	EXPECT_LT(0, c.entries);
+	EXPECT_EQ(c.entries, c.named);
+	EXPECT_LT(0, c.exits);
+	EXPECT_LT(0, c.soft_entries);
+	EXPECT_LT(0, c.soft_exits);
+}
+
+struct sample_check {
+	int burst_id, site_id, bye_id;
+	int bursts, in_order, site, bye;
+	uint32_t site_v, bye_total;
+};
+
+static void check_sample(const struct rec *r, void *arg)
+{
+	struct sample_check *c = arg;
+	uint32_t v;
+
+	if (r->len < 4)
+		return;
+	memcpy(&v, r->p, 4);
+	if (r->id == c->burst_id && r->len == 10 &&
+	    !strcmp((const char *)r->p + 4, "burst")) {
+		c->in_order += v == (uint32_t)c->bursts;
+		c->bursts++;
+	} else if (r->id == c->site_id && r->len == 4) {
+		c->site++;
+		c->site_v = v;
+	} else if (r->id == c->bye_id && r->len == 4) {
+		c->bye++;
+		c->bye_total = v;
+	}
+}
+
+/* Load the sample with burst=@n, note its event ids, unload it. */
+static int sample_load_unload(struct sample_check *c, int n,
+			      bool disable_first)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "insmod " SAMPLE_KO " burst=%d", n);
+	if (system(cmd))
+		return -1;
+	c->burst_id = event_id("lrb_sample_burst");
+	c->site_id = event_id("lrb_sample_site");
+	c->bye_id = event_id("lrb_sample_bye");
+	if (disable_first && events_cmd("disable", "lrb_sample_*"))
+		return -1;
+	return system("rmmod lrb_sample") ? -1 : 0;
+}
+
+TEST_F(chan, marker_module_load_unload)
+{
+	struct sample_check c = {};
+	char meta[65536];
+
+	if (access(SAMPLE_KO, F_OK) || access(cpath("events"), F_OK))
+		SKIP(return, "no " SAMPLE_KO " or CONFIG_LRB_MARKERS=n");
+	/* Enabled before the module exists: the glob waits for it. */
+	ASSERT_EQ(0, events_cmd("enable", "lrb_sample_*"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, sample_load_unload(&c, 50, false));
+	EXPECT_EQ(-1, event_id("lrb_sample_burst"));
+	ASSERT_EQ(0, records_each(check_sample, &c));
+	EXPECT_EQ(50, c.bursts);
+	EXPECT_EQ(50, c.in_order);
+	EXPECT_EQ(1, c.site);
+	EXPECT_EQ(50, c.site_v);
+	EXPECT_EQ(1, c.bye);
+	EXPECT_EQ(50, c.bye_total);
+	/* Unloaded, still described: the trace stays readable. */
+	ASSERT_EQ(0, get(cpath("metadata"), meta, sizeof(meta)));
+	EXPECT_NE(NULL, strstr(meta, "name = \"lrb_sample_bye\";"));
+}
+
+TEST_F(chan, marker_disabled_at_run_time)
+{
+	struct sample_check c = {};
+
+	if (access(SAMPLE_KO, F_OK) || access(cpath("events"), F_OK))
+		SKIP(return, "no " SAMPLE_KO " or CONFIG_LRB_MARKERS=n");
+	ASSERT_EQ(0, events_cmd("enable", "lrb_sample_*"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	/* Disabled after the load, before the unload's marker. */
+	ASSERT_EQ(0, sample_load_unload(&c, 5, true));
+	ASSERT_EQ(0, records_each(check_sample, &c));
+	EXPECT_EQ(5, c.bursts);
+	EXPECT_EQ(1, c.site);
+	EXPECT_EQ(0, c.bye);
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,44 @@
+#!/bin/sh
+# /init of the demo guest: trace a real workload with lrb-record and leave
+# the trace on the host (9p, tag host0).
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+hostname lrb-guest
+mount -t tracefs nodev /sys/kernel/tracing
+mount -t 9p -o trans=virtio,version=9p2000.L host0 /host || echo "LRB-DEMO: no 9p share"
+
+# Every CPU: processes forking and exec'ing, pipes, timers, syscalls; and
+# a module with markers loaded and unloaded in the middle.
+cat > /tmp/workload.sh <<'W'
+#!/bin/sh
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	taskset -c "$cpu" sh -c '
+		for i in 1 2 3 4 5; do
+			ls -l /bin > /dev/null
+			seq 1 300 | grep 7 | wc -l > /dev/null
+			cat /proc/interrupts > /dev/null
+			sleep 0.02
+		done' &
+done
+insmod /lib/lrb_sample.ko burst=10
+sleep 0.05
+rmmod lrb_sample
+wait
+W
+chmod +x /tmp/workload.sh
+
+echo "LRB-DEMO: events this kernel can record:"
+echo "create probe" > /sys/kernel/tracing/lrb/control
+cat /sys/kernel/tracing/lrb/probe/events
+echo "remove probe" > /sys/kernel/tracing/lrb/control
+echo "LRB-DEMO: lrb-record -o /tmp/trace -e 'sched_*' -e 'irq_*' -e 'softirq_*' -e 'sys_*' -e 'lrb_sample_*' -- workload"
+lrb-record -q -o /tmp/trace -c demo -s 65536 -n 16 \
+	-e 'sched_*' -e 'irq_*' -e 'softirq_*' -e 'sys_*' -e 'lrb_sample_*' \
+	-- /tmp/workload.sh
+echo "LRB-DEMO: lrb-record exit $?"
+rm -rf /host/trace
+cp -r /tmp/trace /host/trace && echo "LRB-DEMO: trace copied to the host"
+sync
+poweroff -f

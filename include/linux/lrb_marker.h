@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * LRB markers: named, typed instrumentation sites that record into an LRB
+ * channel, each guarded by its own static key.
+ *
+ *	LRB_MARK(my_event, u32, pid, task_pid_nr(p), u64, delta, now - then,
+ *		 string, comm, p->comm);
+ *
+ * A site takes up to six fields, each a (type, name, value) triple; the
+ * types are u8, u16, u32, u64, s8, s16, s32, s64 and string (a
+ * NUL-terminated text, NULL recorded as "(null)"). The fields are packed in
+ * that order into the record, and the same layout is described in the CTF
+ * metadata of every channel, so readers decode them exactly.
+ *
+ * Disabled, a site is the NOP of a static branch (CONFIG_JUMP_LABEL): no
+ * load, no call; its arguments are not evaluated. With
+ * CONFIG_LRB_MARKERS=n a site compiles to nothing. Sites in modules are
+ * registered when the module loads and retired when it unloads; their
+ * descriptions stay in the metadata so a trace that holds their events
+ * remains readable.
+ *
+ * Sites are enabled per channel through tracefs (lrb/NAME/events); while
+ * the channel is enabled the site writes to it from any context, NMI
+ * included, like lrb_reserve().
+ */
+#ifndef _LINUX_LRB_MARKER_H
+#define _LINUX_LRB_MARKER_H
+
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/lrb.h>
+#include <linux/types.h>
+
+/**
+ * enum lrb_field_type - type of a field of an LRB event
+ * @LRB_FIELD_U8: unsigned 8-bit integer.
+ * @LRB_FIELD_U16: unsigned 16-bit integer.
+ * @LRB_FIELD_U32: unsigned 32-bit integer.
+ * @LRB_FIELD_U64: unsigned 64-bit integer.
+ * @LRB_FIELD_S8: signed 8-bit integer.
+ * @LRB_FIELD_S16: signed 16-bit integer.
+ * @LRB_FIELD_S32: signed 32-bit integer.
+ * @LRB_FIELD_S64: signed 64-bit integer.
+ * @LRB_FIELD_STRING: NUL-terminated text.
+ * @LRB_FIELD_CHARS: fixed-size text, &struct lrb_field.count bytes.
+ */
+enum lrb_field_type {
+	LRB_FIELD_U8,
+	LRB_FIELD_U16,
+	LRB_FIELD_U32,
+	LRB_FIELD_U64,
+	LRB_FIELD_S8,
+	LRB_FIELD_S16,
+	LRB_FIELD_S32,
+	LRB_FIELD_S64,
+	LRB_FIELD_STRING,
+	LRB_FIELD_CHARS,
+};
+
+/**
+ * struct lrb_field - one field of an LRB event
+ * @name: CTF field name.
+ * @type: &enum lrb_field_type.
+ * @count: for an integer type, an array of @count elements if above 1;
+ *	for LRB_FIELD_CHARS, the number of bytes.
+ */
+struct lrb_field {
+	const char *name;
+	unsigned short type;
+	unsigned short count;
+};
+
+/**
+ * struct lrb_event - an event LRB can record: a marker or a probe
+ * @name: event name, unique.
+ * @fields: payload layout, in record order.
+ * @nr_fields: entries of @fields.
+ * @id: event id in the records; 0 until registered.
+ * @chan: private: the channel the event writes to, NULL when it is off.
+ * @owner: private: the tracefs channel that selected the event.
+ * @list: private: in the registry.
+ * @start: private: turn the event on (marker: its static key; probe:
+ *	register on the tracepoint); may sleep.
+ * @stop: private: turn it off.
+ */
+struct lrb_event {
+	const char *name;
+	const struct lrb_field *fields;
+	unsigned int nr_fields;
+	unsigned int id;
+	struct lrb_channel __rcu *chan;
+	void *owner;
+	struct list_head list;
+	int (*start)(struct lrb_event *ev);
+	void (*stop)(struct lrb_event *ev);
+};
+
+#ifdef CONFIG_LRB_MARKERS
+
+#include <linux/jump_label.h>
+#include <linux/rcupdate.h>
+
+/**
+ * struct lrb_marker - a marker site, placed in section __lrb_markers
+ * @ev: the event it records.
+ * @key: on while a channel records the event.
+ */
+struct lrb_marker {
+	struct lrb_event ev;
+	struct static_key_false key;
+} __aligned(8);
+
+#define LRB_MARK_FIELDS_MAX	6
+
+/*
+ * The fields of a site as two lists, selected by the number of arguments:
+ * descriptions, and values each converted to u64 (strings as pointers).
+ */
+#define __LRB_LIST(kind, ...) \
+	CONCATENATE(__LRB_##kind, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
+
+#define __LRB_DESC(t, n)	{ .name = #n, .type = __LRB_FT_##t, .count = 1 }
+#define __LRB_DESC0()		{ }
+#define __LRB_DESC3(t1, n1, v1)	{ __LRB_DESC(t1, n1) }
+#define __LRB_DESC6(t1, n1, v1, t2, n2, v2) \
+	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2) }
+#define __LRB_DESC9(t1, n1, v1, t2, n2, v2, t3, n3, v3) \
+	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3) }
+#define __LRB_DESC12(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4) \
+	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3), \
+	  __LRB_DESC(t4, n4) }
+#define __LRB_DESC15(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4, \
+		     t5, n5, v5) \
+	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3), \
+	  __LRB_DESC(t4, n4), __LRB_DESC(t5, n5) }
+#define __LRB_DESC18(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4, \
+		     t5, n5, v5, t6, n6, v6) \
+	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3), \
+	  __LRB_DESC(t4, n4), __LRB_DESC(t5, n5), __LRB_DESC(t6, n6) }
+
+#define __LRB_VAL0()		{ }
+#define __LRB_VAL3(t1, n1, v1)	{ __LRB_VAL_##t1(v1) }
+#define __LRB_VAL6(t1, n1, v1, t2, n2, v2) \
+	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2) }
+#define __LRB_VAL9(t1, n1, v1, t2, n2, v2, t3, n3, v3) \
+	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3) }
+#define __LRB_VAL12(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4) \
+	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3), \
+	  __LRB_VAL_##t4(v4) }
+#define __LRB_VAL15(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4, \
+		    t5, n5, v5) \
+	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3), \
+	  __LRB_VAL_##t4(v4), __LRB_VAL_##t5(v5) }
+#define __LRB_VAL18(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4, \
+		    t5, n5, v5, t6, n6, v6) \
+	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3), \
+	  __LRB_VAL_##t4(v4), __LRB_VAL_##t5(v5), __LRB_VAL_##t6(v6) }
+
+#define __LRB_FT_u8	LRB_FIELD_U8
+#define __LRB_FT_u16	LRB_FIELD_U16
+#define __LRB_FT_u32	LRB_FIELD_U32
+#define __LRB_FT_u64	LRB_FIELD_U64
+#define __LRB_FT_s8	LRB_FIELD_S8
+#define __LRB_FT_s16	LRB_FIELD_S16
+#define __LRB_FT_s32	LRB_FIELD_S32
+#define __LRB_FT_s64	LRB_FIELD_S64
+#define __LRB_FT_string	LRB_FIELD_STRING
+
+#define __LRB_VAL_u8(v)		((u64)(u8)(v))
+#define __LRB_VAL_u16(v)	((u64)(u16)(v))
+#define __LRB_VAL_u32(v)	((u64)(u32)(v))
+#define __LRB_VAL_u64(v)	((u64)(v))
+#define __LRB_VAL_s8(v)		((u64)(s8)(v))
+#define __LRB_VAL_s16(v)	((u64)(s16)(v))
+#define __LRB_VAL_s32(v)	((u64)(s32)(v))
+#define __LRB_VAL_s64(v)	((u64)(s64)(v))
+#define __LRB_VAL_string(v)	((u64)(unsigned long)__lrb_string(v))
+
+static inline const char *__lrb_string(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+void __lrb_mark(struct lrb_marker *m, const u64 *vals);
+
+/* The sites of vmlinux (include/asm-generic/vmlinux.lds.h). */
+extern struct lrb_marker __start___lrb_markers[];
+extern struct lrb_marker __stop___lrb_markers[];
+
+/**
+ * LRB_MARK() - a marker site
+ * @_name: event name, unique in the kernel (a C identifier).
+ * @...: up to six (type, name, value) field triples; see the top of this
+ *	file.
+ *
+ * Each value is evaluated once, and only when the site is enabled; the
+ * record is then written by __lrb_mark() into the channel that enabled
+ * the event, on this CPU, from any context. Records that do not fit are
+ * counted as lost by the channel, like any other.
+ */
+#define LRB_MARK(_name, ...)						\
+do {									\
+	static const struct lrb_field __lrb_fields_##_name[] =		\
+		__LRB_LIST(DESC, ##__VA_ARGS__);			\
+	/* __aligned: no bigger alignment from the compiler, a clean array */ \
+	static struct lrb_marker __lrb_marker_##_name			\
+	__used __aligned(8) __section("__lrb_markers") = {		\
+		.ev.name = #_name,					\
+		.ev.fields = __lrb_fields_##_name,			\
+		.ev.nr_fields = ARRAY_SIZE(__lrb_fields_##_name),	\
+		.key = STATIC_KEY_FALSE_INIT,				\
+	};								\
+	if (static_branch_unlikely(&__lrb_marker_##_name.key)) {	\
+		const u64 __lrb_vals[] = __LRB_LIST(VAL, ##__VA_ARGS__); \
+									\
+		__lrb_mark(&__lrb_marker_##_name, __lrb_vals);		\
+	}								\
+} while (0)
+
+#else /* !CONFIG_LRB_MARKERS */
+
+#define LRB_MARK(_name, ...) do { } while (0)
+
+#endif /* CONFIG_LRB_MARKERS */
+
+#endif /* _LINUX_LRB_MARKER_H */
