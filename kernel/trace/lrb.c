@@ -41,6 +41,11 @@
  *	reader whose loads of a sub-buffer saw any store of the writer that
  *	reused it fails its cmpxchg of consumed and reports -EIO.
  *
+ * LRB-R3 (lrb_get_subbuf(): smp_rmb() after parsing a sub-buffer, before
+ *	reading consumed again) pairs with LRB-W3. A reader that found the
+ *	sub-buffer malformed because a writer was reusing it sees consumed
+ *	moved, and takes the next one instead of reporting corruption.
+ *
  * With CONFIG_LRB_SYNC_IRQOFF the same protocol runs with interrupts off
  * from reserve to commit, so the cmpxchg cannot fail and the commit add
  * needs no atomicity; plain local_read()/local_set() replace them.
@@ -55,6 +60,7 @@
 #include <linux/lrb.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -402,9 +408,9 @@ static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed)
 
 	/*
 	 * LRB-W3: full barrier; our stores into the reused sub-buffer come
-	 * after it. Pairs with LRB-R2 in lrb_put_subbuf(). If the reader
-	 * put the sub-buffer back first, its records were delivered and
-	 * this cmpxchg fails.
+	 * after it. Pairs with LRB-R2 in lrb_put_subbuf() and LRB-R3 in
+	 * lrb_get_subbuf(). If the reader put the sub-buffer back first,
+	 * its records were delivered and this cmpxchg fails.
 	 */
 	if (atomic_long_cmpxchg(&buf->consumed, consumed,
 				consumed + chan->config.subbuf_size) != consumed)
@@ -699,6 +705,9 @@ out:
 	lrb_writer_exit(&slot);
 }
 
+/* Serializes the flushes of offline CPUs (lrb_flush()). */
+static DEFINE_MUTEX(lrb_flush_offline);
+
 static void lrb_switch_ipi(void *info)
 {
 	lrb_switch_local(info);
@@ -724,10 +733,17 @@ void lrb_flush(struct lrb_channel *chan, int cpu)
 	if (!buf)
 		return;
 	cpus_read_lock();
-	if (cpu_online(cpu))
+	if (cpu_online(cpu)) {
 		smp_call_function_single(cpu, lrb_switch_ipi, buf, 1);
-	else
+	} else {
+		/*
+		 * Local atomics are not atomic across CPUs: two flushes of
+		 * the same offline CPU from two CPUs must not interleave.
+		 */
+		mutex_lock(&lrb_flush_offline);
 		lrb_switch_local(buf);
+		mutex_unlock(&lrb_flush_offline);
+	}
 	cpus_read_unlock();
 }
 EXPORT_SYMBOL_GPL(lrb_flush);
@@ -779,7 +795,13 @@ retry:
 	    content >= LRB_PHDR_SIZE && content <= chan->config.subbuf_size)
 		n = lrb_count_records(ph, content);
 	if (n < 0) {
-		/* Overwritten under us: take the next one. */
+		/*
+		 * LRB-R3: our loads of the sub-buffer before consumed.
+		 * Pairs with LRB-W3 in lrb_push_reader(): if they saw a
+		 * writer reusing it, consumed has moved. Overwritten under
+		 * us: take the next one.
+		 */
+		smp_rmb();
 		if (atomic_long_read(&buf->consumed) != pos)
 			goto retry;
 		WARN_ON_ONCE(1);

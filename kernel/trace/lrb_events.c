@@ -105,6 +105,47 @@ static void lrb_events_adopt(struct lrb_event *ev)
 	}
 }
 
+static void lrb_events_retired_free(struct lrb_events_retired *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->ev.nr_fields; i++)
+		kfree(r->ev.fields[i].name);
+	kfree(r->ev.fields);
+	kfree(r->ev.name);
+	kfree(r);
+}
+
+/*
+ * The id of a retired event with the same name and fields as @ev, taken
+ * back from the retired list; 0 if there is none. Reloading a module does
+ * not use up ids, and the metadata keeps describing the old records.
+ */
+static int lrb_events_unretire(const struct lrb_event *ev)
+{
+	struct lrb_events_retired *r;
+	unsigned int i;
+	int id;
+
+	list_for_each_entry(r, &lrb_events_retired, list) {
+		if (strcmp(r->ev.name, ev->name) ||
+		    r->ev.nr_fields != ev->nr_fields)
+			continue;
+		for (i = 0; i < ev->nr_fields; i++)
+			if (strcmp(r->ev.fields[i].name, ev->fields[i].name) ||
+			    r->ev.fields[i].type != ev->fields[i].type ||
+			    r->ev.fields[i].count != ev->fields[i].count)
+				break;
+		if (i < ev->nr_fields)
+			continue;
+		id = r->ev.id;
+		list_del(&r->list);
+		lrb_events_retired_free(r);
+		return id;
+	}
+	return 0;
+}
+
 /**
  * lrb_event_register() - add an event to the registry
  * @ev: the event, with name, fields, start and stop set.
@@ -124,8 +165,12 @@ int lrb_event_register(struct lrb_event *ev)
 			return -EEXIST;
 		}
 	}
+	/* A module loaded again: its events get their ids back. */
+	id = lrb_events_unretire(ev);
 	/* Id 0 is the annotation of the tracefs interface. */
-	id = ida_alloc_range(&lrb_events_ida, 1, LRB_EVENT_ID_MAX, GFP_KERNEL);
+	if (!id)
+		id = ida_alloc_range(&lrb_events_ida, 1, LRB_EVENT_ID_MAX,
+				     GFP_KERNEL);
 	if (id < 0) {
 		mutex_unlock(&lrb_events_mutex);
 		return id;
@@ -147,8 +192,9 @@ static void lrb_events_retire(struct lrb_event *ev)
 	unsigned int i;
 
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	f = kcalloc(ev->nr_fields, sizeof(*f), GFP_KERNEL);
-	if (!r || (ev->nr_fields && !f))
+	/* One more entry than needed: kcalloc(0) would be ZERO_SIZE_PTR. */
+	f = kcalloc(ev->nr_fields + 1, sizeof(*f), GFP_KERNEL);
+	if (!r || !f)
 		goto fail;
 	r->ev.name = kstrdup(ev->name, GFP_KERNEL);
 	if (!r->ev.name)
@@ -506,7 +552,12 @@ void __lrb_mark(struct lrb_marker *m, const u64 *vals)
 	struct lrb_slot slot;
 	unsigned int i;
 
-	if (WARN_ON_ONCE(ev->nr_fields > LRB_MARK_FIELDS_MAX))
+	/*
+	 * Writers are waited for with RCU grace periods: where RCU is not
+	 * watching (idle, early entry) a site does not write.
+	 */
+	if (WARN_ON_ONCE(ev->nr_fields > LRB_MARK_FIELDS_MAX) ||
+	    !rcu_is_watching())
 		return;
 	for (i = 0; i < ev->nr_fields; i++) {
 		lens[i] = lrb_field_size(&ev->fields[i], vals[i]);

@@ -130,19 +130,32 @@ static u64 (*const lrb_fs_clocks[])(void) = {
 	[LRB_FS_CLOCK_GLOBAL] = lrb_fs_clock_global,
 };
 
-/* Find the channel of a tracefs inode and count a user, or -ENODEV. */
-static struct lrb_fs_chan *lrb_fs_get(struct inode *inode)
+/*
+ * Find the channel of an open file and count a user, or -ENODEV. A file
+ * of a removed channel is unhashed (tracefs_remove() ran under
+ * lrb_fs_mutex): its i_private may point to freed memory, and is not
+ * even compared. A stream file's i_private is a &struct lrb_fs_stream,
+ * any other file's the channel.
+ */
+static struct lrb_fs_chan *lrb_fs_get(struct file *file, bool stream)
 {
-	void *priv = inode->i_private;
+	struct dentry *dentry = file_dentry(file);
+	void *priv = d_inode(dentry)->i_private;
 	struct lrb_fs_chan *fc;
+	unsigned long off;
 
 	lockdep_assert_held(&lrb_fs_mutex);
+	if (d_unhashed(dentry))
+		return ERR_PTR(-ENODEV);
 	list_for_each_entry(fc, &lrb_fs_chans, list) {
-		if (priv == fc || (priv >= (void *)fc->streams &&
-				   priv < (void *)(fc->streams + nr_cpu_ids))) {
-			fc->users++;
-			return fc;
-		}
+		off = (unsigned long)priv - (unsigned long)fc->streams;
+		if (stream && (off >= nr_cpu_ids * sizeof(*fc->streams) ||
+			       off % sizeof(*fc->streams)))
+			continue;
+		if (!stream && priv != fc)
+			continue;
+		fc->users++;
+		return fc;
 	}
 	return ERR_PTR(-ENODEV);
 }
@@ -152,7 +165,7 @@ static int lrb_fs_open(struct inode *inode, struct file *file)
 	struct lrb_fs_chan *fc;
 
 	mutex_lock(&lrb_fs_mutex);
-	fc = lrb_fs_get(inode);
+	fc = lrb_fs_get(file, false);
 	mutex_unlock(&lrb_fs_mutex);
 	if (IS_ERR(fc))
 		return PTR_ERR(fc);
@@ -182,7 +195,7 @@ static int lrb_fs_get_text(const char __user *ubuf, size_t count,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	strim(buf);
+	memmove(buf, strim(buf), strlen(strim(buf)) + 1);
 	return 0;
 }
 
@@ -337,7 +350,11 @@ static void lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
 		return;
 	if (on) {
 		WRITE_ONCE(fc->flushed, false);
-		WRITE_ONCE(fc->enabled, true);
+		/*
+		 * Publishes fc->chan to the annotate writers; pairs with the
+		 * acquire in lrb_fs_annotate_write().
+		 */
+		smp_store_release(&fc->enabled, true);
 		lrb_events_start(&fc->events, fc->chan);
 		return;
 	}
@@ -661,7 +678,8 @@ static ssize_t lrb_fs_annotate_write(struct file *file, const char __user *ubuf,
 	if (text[len - 1] == '\n')
 		text[--len] = '\0';
 	preempt_disable();
-	if (READ_ONCE(fc->enabled))
+	/* Pairs with the release in lrb_fs_set_enabled(): fc->chan is set. */
+	if (smp_load_acquire(&fc->enabled))
 		ret = lrb_write_record(fc->chan, LRB_FS_EVENT_ANNOTATION, text,
 				       len + 1);
 	else
@@ -683,17 +701,20 @@ static const struct file_operations lrb_fs_annotate_fops = {
 
 static int lrb_fs_stream_open(struct inode *inode, struct file *file)
 {
-	struct lrb_fs_stream *st = inode->i_private;
+	struct lrb_fs_stream *st;
 	struct lrb_fs_chan *fc;
 	int ret = 0;
 
 	if (file->f_mode & FMODE_WRITE)
 		return -EACCES;
 	mutex_lock(&lrb_fs_mutex);
-	fc = lrb_fs_get(inode);
+	fc = lrb_fs_get(file, true);
 	if (IS_ERR(fc)) {
-		ret = PTR_ERR(fc);
-	} else if (st->open) {
+		mutex_unlock(&lrb_fs_mutex);
+		return PTR_ERR(fc);
+	}
+	st = inode->i_private;
+	if (st->open) {
 		fc->users--;
 		ret = -EBUSY;
 	} else {
