@@ -19,6 +19,8 @@ for t in $("$bb" --list); do
 done
 if [ -n "$init" ]; then
 	cp "$init" "$root/init"
+	mkdir -p "$root/etc"
+	cp "$(dirname "$0")/guest/setup.sh" "$root/etc/lrb-setup.sh"
 	mkdir -p "$root/lib"
 	for b in "$@"; do
 		case $b in *.ko) cp "$b" "$root/lib/" ;; *) cp "$b" "$root/bin/" ;; esac

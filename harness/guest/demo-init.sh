@@ -1,13 +1,7 @@
 #!/bin/sh
 # /init of the demo guest: trace a real workload with lrb-record and leave
 # the trace on the host (9p, tag host0).
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mount -t tmpfs tmpfs /tmp
-hostname lrb-guest
-mount -t tracefs nodev /sys/kernel/tracing
-mount -t 9p -o trans=virtio,version=9p2000.L host0 /host || echo "LRB-DEMO: no 9p share"
+. /etc/lrb-setup.sh
 
 # Every CPU: processes forking and exec'ing, pipes, timers, syscalls; and
 # a module with markers loaded and unloaded in the middle.

@@ -1,13 +1,7 @@
 #!/bin/sh
 # /init of the user-space test guest: the LRB selftests, then lrb-record on
 # a workload, the traces copied to the host through 9p (tag host0).
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mount -t tmpfs tmpfs /tmp
-hostname lrb-guest
-mount -t tracefs nodev /sys/kernel/tracing
-mount -t 9p -o trans=virtio,version=9p2000.L host0 /host || echo "LRB-USER: no 9p share"
+. /etc/lrb-setup.sh
 echo "LRB-USER: start"
 cd /tmp
 
