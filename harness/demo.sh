@@ -30,7 +30,9 @@ echo "booting it under QEMU (2 CPUs) and tracing the workload in the guest"
 LRB_INITRD=$work/initramfs.cpio.gz LRB_SHARE=$work/share LRB_SMP=2 LRB_TCG_THREAD=single \
 	LRB_CMDLINE="kunit.filter_glob=none.none quiet" \
 	stage "boot and trace" "$here/boot.sh" x86_64 local "$logdir/demo.log" || exit 1
-tr -d '\r' <"$logdir/demo.log" | sed -n '/^LRB-DEMO: events/,/^LRB-DEMO: lrb-record exit/p' | grep -v '^\['
+# (The first line may follow the firmware's terminal escapes.)
+tr -d '\r' <"$logdir/demo.log" | sed 's/^.*LRB-DEMO: events/LRB-DEMO: events/' |
+	sed -n '/^LRB-DEMO: events/,/^LRB-DEMO: lrb-record exit/p' | grep -v '^\['
 trace=$work/share/trace
 [ -f "$trace/metadata" ] || { echo "demo: no trace came back (console: ${logdir#"$top"/}/demo.log)"; exit 1; }
 

@@ -25,7 +25,8 @@ chmod +x /tmp/workload.sh
 
 echo "LRB-DEMO: events this kernel can record:"
 echo "create probe" > /sys/kernel/tracing/lrb/control
-cat /sys/kernel/tracing/lrb/probe/events
+grep -v '^lrb_bench_m' /sys/kernel/tracing/lrb/probe/events
+echo "(and the $(grep -c '^lrb_bench_m' /sys/kernel/tracing/lrb/probe/events) markers of lrb_bench, CONFIG_LRB_BENCHMARK)"
 echo "remove probe" > /sys/kernel/tracing/lrb/control
 echo "LRB-DEMO: lrb-record -o /tmp/trace -e 'sched_*' -e 'irq_*' -e 'softirq_*' -e 'sys_*' -e 'lrb_sample_*' -- workload"
 lrb-record -q -o /tmp/trace -c demo -s 65536 -n 16 \
