@@ -348,7 +348,8 @@ int lrb_events_command(struct lrb_events_owner *o, const char *cmd)
 	else
 		ret = -EINVAL;
 	mutex_unlock(&lrb_events_mutex);
-	return ret < 0 ? ret : 0;
+	/* The enable and disable helpers return a count on success. */
+	return min(ret, 0);
 }
 
 /**
