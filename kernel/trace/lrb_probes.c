@@ -277,14 +277,9 @@ static void lrb_probe_softirq_entry(void *data, unsigned int vec_nr)
 
 LRB_PROBE_EVENT(softirq_entry);
 
+/* The same record layout and probe: the event (data) tells them apart. */
 #define lrb_fields_softirq_exit lrb_fields_softirq_entry
-
-static void lrb_probe_softirq_exit(void *data, unsigned int vec_nr)
-{
-	u32 vec = vec_nr;
-
-	lrb_probe_write(data, &vec, sizeof(vec));
-}
+#define lrb_probe_softirq_exit lrb_probe_softirq_entry
 
 LRB_PROBE_EVENT(softirq_exit);
 

@@ -135,29 +135,66 @@ static long long stat_total(int col)
 #define DELIVERED	1
 #define LOST_FULL	2
 
-/* Count the annotation records of one packet and check their text. */
-static int packet_records(const unsigned char *pkt, const char *prefix)
+struct rec {
+	int cpu;
+	unsigned int id;
+	const unsigned char *p;
+	size_t len;
+};
+
+typedef void (*rec_fn)(const struct rec *r, void *arg);
+
+/* Decode every record of one packet. */
+static int packet_each(const unsigned char *pkt, int cpu, rec_fn fn,
+		       void *arg)
 {
 	const struct lrb_packet_header *ph = (const void *)pkt;
 	size_t off = sizeof(*ph), content = ph->content_size / 8;
-	int n = 0;
 
 	if (ph->magic != LRB_PACKET_MAGIC)
 		return -1;
 	while (off < content) {
 		const struct lrb_record_header *rh = (const void *)(pkt + off);
-		size_t hlen = rh->id == LRB_ID_EXTENDED ?
-			sizeof(struct lrb_record_header_ext) : sizeof(*rh);
+		const struct lrb_record_header_ext *rx = (const void *)(pkt + off);
+		struct rec r = { .cpu = cpu, .id = rh->id, .len = rh->len };
+		size_t hlen = sizeof(*rh);
 
-		if (strncmp((const char *)pkt + off + hlen, prefix,
-			    strlen(prefix)))
-			return -1;
+		if (rh->id == LRB_ID_EXTENDED) {
+			r.id = rx->id;
+			hlen = sizeof(*rx);
+		}
+		r.p = pkt + off + hlen;
+		fn(&r, arg);
 		off += hlen + rh->len;
 		if (off < content)
 			off = (off + 7) & ~7UL;
-		n++;
 	}
-	return off == content ? n : -1;
+	return off == content ? 0 : -1;
+}
+
+struct prefix_count {
+	const char *prefix;
+	int n, bad;
+};
+
+static void count_prefix(const struct rec *r, void *arg)
+{
+	struct prefix_count *c = arg;
+
+	if (strncmp((const char *)r->p, c->prefix, strlen(c->prefix)))
+		c->bad++;
+	else
+		c->n++;
+}
+
+/* Count the annotation records of one packet and check their text. */
+static int packet_records(const unsigned char *pkt, const char *prefix)
+{
+	struct prefix_count c = { .prefix = prefix };
+
+	if (packet_each(pkt, 0, count_prefix, &c) || c.bad)
+		return -1;
+	return c.n;
 }
 
 TEST_F(chan, happy_read)
@@ -564,43 +601,6 @@ TEST_F(chan, losses_counted)
 /* Markers and probes (CONFIG_LRB_MARKERS). */
 
 #define SAMPLE_KO	"/lib/lrb_sample.ko"
-
-struct rec {
-	int cpu;
-	unsigned int id;
-	const unsigned char *p;
-	size_t len;
-};
-
-typedef void (*rec_fn)(const struct rec *r, void *arg);
-
-/* Decode every record of one packet. */
-static int packet_each(const unsigned char *pkt, int cpu, rec_fn fn,
-		       void *arg)
-{
-	const struct lrb_packet_header *ph = (const void *)pkt;
-	size_t off = sizeof(*ph), content = ph->content_size / 8;
-
-	if (ph->magic != LRB_PACKET_MAGIC)
-		return -1;
-	while (off < content) {
-		const struct lrb_record_header *rh = (const void *)(pkt + off);
-		const struct lrb_record_header_ext *rx = (const void *)(pkt + off);
-		struct rec r = { .cpu = cpu, .id = rh->id, .len = rh->len };
-		size_t hlen = sizeof(*rh);
-
-		if (rh->id == LRB_ID_EXTENDED) {
-			r.id = rx->id;
-			hlen = sizeof(*rx);
-		}
-		r.p = pkt + off + hlen;
-		fn(&r, arg);
-		off += hlen + rh->len;
-		if (off < content)
-			off = (off + 7) & ~7UL;
-	}
-	return off == content ? 0 : -1;
-}
 
 /* Disable the channel, then decode every record of every CPU. */
 static int records_each(rec_fn fn, void *arg)
