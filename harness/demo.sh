@@ -2,7 +2,8 @@
 # demo.sh: the main job.  Apply the series, build the x86_64 kernel with
 # LRB (LRB_SYNC_LOCAL) and lrb-record, boot the kernel on 2 CPUs under
 # QEMU, trace a workload (processes, pipes, timers, syscalls, a module with
-# markers) with lrb-record, bring the CTF trace to the host and show it:
+# markers and a trace event) with every event enabled (lrb-record -e all),
+# bring the CTF trace to the host and show it:
 # the first events as babeltrace2 prints them, a per-event and per-CPU
 # summary, the lost counts, and where the trace directory is.
 set -uo pipefail
@@ -42,9 +43,14 @@ babeltrace2 "$trace" >"$work/trace.txt" 2>"$work/babeltrace2.err"
 head -n 40 "$work/trace.txt" | cut -c1-200
 echo "..."
 echo "== a few events of each kind"
-for ev in sched_switch sched_process_exec irq_handler_entry softirq_entry sys_enter lrb_sample_burst lrb_sample_bye; do
+for ev in sched:sched_switch sched:sched_process_exec irq:irq_handler_entry irq:softirq_entry \
+	syscalls:sys_enter_openat syscalls:sys_exit_openat timer:hrtimer_start kmem:kmalloc \
+	lrb_sample:lrb_sample_step lrb_sample_burst lrb_sample_bye; do
 	grep -m 2 " $ev: " "$work/trace.txt" | cut -c1-200
 done
+echo
+echo "== distinct events in the trace: $(awk '{ print $4 }' "$work/trace.txt" | sort -u | wc -l)" \
+	"(of $(grep -c 'name = "' "$trace/metadata") described in its metadata)"
 echo
 echo "== per-CPU and per-event summary (lrb-record report)"
 "$work/bin/lrb-record" report "$trace"

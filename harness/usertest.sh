@@ -87,21 +87,47 @@ for t in workload losses probes; do
 		"[ '$events' = '$delivered' ] && [ '$delivered' -gt 0 ]"
 	expect "trace $t: babeltrace2 discarded = kernel lost ($lost)" "[ '$notices' = '$lost' ]"
 done
-# Probe and marker fields as babeltrace2 decodes them.
+# Trace event and marker fields as babeltrace2 decodes them.
 p=$work/probes.out
 has() { grep -E " $1: " "$p" | grep -E "$2" >/dev/null; }
 count() { grep -E " $1: " "$p" | grep -cE "$2"; }
-for ev in sched_switch sched_wakeup sched_process_fork sched_process_exec sched_process_exit sys_enter sys_exit softirq_entry softirq_exit; do
+for ev in sched:sched_switch sched:sched_wakeup sched:sched_process_fork sched:sched_process_exec \
+	sched:sched_process_exit raw_syscalls:sys_enter raw_syscalls:sys_exit irq:softirq_entry \
+	irq:softirq_exit lrb_sample:lrb_sample_step; do
 	expect "trace probes has $ev events" "has $ev ."
 done
-expect "sched_switch fields: prev/next comm, pid, prio, state" \
-	"has sched_switch 'prev_comm = \"[^\"]+\", prev_pid = [0-9]+, prev_prio = [0-9]+, prev_state = [0-9]+, next_comm = \"[^\"]+\", next_pid = [0-9]+, next_prio = [0-9]+'"
-expect "sched_process_exec of the command (sh) with its pid" \
-	"has sched_process_exec 'pid = [1-9][0-9]*, old_pid = [1-9][0-9]*, filename = \"/bin/sh\"'"
-expect "sys_enter fields: id and 6 args" "has sys_enter 'id = [0-9]+, args = \[ \[0\] = '"
+expect "sched_switch fields: common fields, prev/next comm, pid, prio, state" \
+	"has sched:sched_switch 'common_pid = [0-9]+, prev_comm = \"[^\"]+\", prev_pid = [0-9]+, prev_prio = [0-9]+, prev_state = [0-9]+, next_comm = \"[^\"]+\", next_pid = [0-9]+, next_prio = [0-9]+ }'"
+expect "sched_process_exec of the command (sh): pid, old_pid, filename" \
+	"has sched:sched_process_exec 'pid = [1-9][0-9]*, old_pid = [1-9][0-9]*, filename = \"/bin/sh\"'"
+expect "raw_syscalls:sys_enter fields: id and 6 args" "has raw_syscalls:sys_enter 'id = [0-9]+, args = \[ \[0\] = '"
 expect "module markers: 20 lrb_sample_burst events, seq 0..19" \
 	"[ \$(count lrb_sample_burst 'tag = \"burst\"') -eq 20 ] && has lrb_sample_burst 'seq = 19,'"
+expect "module trace event: 20 lrb_sample:lrb_sample_step, tag and bytes" \
+	"[ \$(count lrb_sample:lrb_sample_step 'bytes = \\[ \\[0\\] = [0-9]+, \\[1\\] = 0, \\[2\\] = 171 \\], tag = \"step\"') -eq 20 ]"
 expect "module marker at unload: lrb_sample_bye total = 20" "has lrb_sample_bye 'total = 20 }'"
+
+# ftrace as the oracle (harness/oracle.py): same counts per event type for
+# the workload's processes, same field values.
+py=/usr/bin/python3
+if [ -d "$share/oracle/lrb" ]; then
+	"$py" "$here/oracle.py" compare "$share/oracle" >"$work/oracle.out" 2>&1
+	rc=$?
+	grep -E '^oracle: ' "$work/oracle.out" | sed 's/^/    /'
+	expect "oracle: LRB and ftrace record the same events with the same fields" "[ $rc -eq 0 ]" ||
+		head -n 40 "$work/oracle.out"
+else
+	fail "oracle traces copied to the host"
+fi
+if [ -d "$share/all/lrb" ]; then
+	"$py" "$here/oracle.py" coverage "$share/all" >"$work/coverage.out" 2>&1
+	rc=$?
+	grep -E '^(coverage|opaque): ' "$work/coverage.out" | sed 's/^/    /'
+	expect "coverage: every available event described, babeltrace2 decodes 'all' cleanly" "[ $rc -eq 0 ]" ||
+		head -n 40 "$work/coverage.out"
+else
+	fail "trace of all events copied to the host"
+fi
 lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \

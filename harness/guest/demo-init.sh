@@ -4,7 +4,7 @@
 . /etc/lrb-setup.sh
 
 # Every CPU: processes forking and exec'ing, pipes, timers, syscalls; and
-# a module with markers loaded and unloaded in the middle.
+# a module with markers and a trace event loaded and unloaded in the middle.
 cat > /tmp/workload.sh <<'W'
 #!/bin/sh
 for cpu in $(seq 0 $(($(nproc) - 1))); do
@@ -23,15 +23,14 @@ wait
 W
 chmod +x /tmp/workload.sh
 
+E=/sys/kernel/tracing/lrb/probe/events
 echo "LRB-DEMO: events this kernel can record:"
 echo "create probe" > /sys/kernel/tracing/lrb/control
-grep -v '^lrb_bench_m' /sys/kernel/tracing/lrb/probe/events
-echo "(and the $(grep -c '^lrb_bench_m' /sys/kernel/tracing/lrb/probe/events) markers of lrb_bench, CONFIG_LRB_BENCHMARK)"
+echo "$(grep -c ':' $E) trace events in $(grep ':' $E | cut -d: -f1 | sort -u | wc -l) systems, and $(grep -v '^#' $E | grep -vc ':') markers; a few:"
+grep -E '^(sched:sched_(switch|process_exec)|irq:irq_handler_entry|syscalls:sys_enter_openat|timer:hrtimer_start|lrb_bench_m0) ' $E
 echo "remove probe" > /sys/kernel/tracing/lrb/control
-echo "LRB-DEMO: lrb-record -o /tmp/trace -e 'sched_*' -e 'irq_*' -e 'softirq_*' -e 'sys_*' -e 'lrb_sample_*' -- workload"
-lrb-record -q -o /tmp/trace -c demo -s 65536 -n 16 \
-	-e 'sched_*' -e 'irq_*' -e 'softirq_*' -e 'sys_*' -e 'lrb_sample_*' \
-	-- /tmp/workload.sh
+echo "LRB-DEMO: lrb-record -o /tmp/trace -e all -- workload"
+lrb-record -q -o /tmp/trace -c demo -s 1048576 -n 16 -e all -- /tmp/workload.sh
 echo "LRB-DEMO: lrb-record exit $?"
 rm -rf /host/trace
 cp -r /tmp/trace /host/trace && echo "LRB-DEMO: trace copied to the host"

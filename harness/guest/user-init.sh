@@ -36,12 +36,13 @@ lrb-record -q -o /tmp/trace-losses -c losses -s 4096 -n 4 -- sh -c '
 	kill -CONT $PPID'
 echo "LRB-USER: record losses exit $?"
 
-# Probes and markers: processes, syscalls, interrupts, and a module with
-# markers loaded and unloaded while tracing.
+# Trace events and markers: processes, syscalls, interrupts, and a module
+# with markers and a trace event loaded and unloaded while tracing.
 if [ -f /lib/lrb_sample.ko ]; then
 	echo "LRB-USER: record probes"
 	lrb-record -q -o /tmp/trace-probes -c probes -s 65536 -n 8 \
-		-e 'sched_*' -e 'irq_*' -e 'softirq_*' -e 'sys_*' -e 'lrb_sample_*' -- sh -c '
+		-e sched -e irq:irq_handler_entry -e 'irq:softirq_*' -e raw_syscalls \
+		-e 'lrb_sample*' -- sh -c '
 		insmod /lib/lrb_sample.ko burst=20
 		ls / > /dev/null
 		echo hello | cat > /dev/null
@@ -51,6 +52,58 @@ if [ -f /lib/lrb_sample.ko ]; then
 	lrb-record -q -o /tmp/t -c bad -e no_such_event -- true
 	echo "LRB-USER: bad event exit $?"
 fi
+
+# ftrace as the oracle: the same events recorded by an ftrace instance and
+# by an LRB channel while a workload runs; the host compares them.
+T=/sys/kernel/tracing
+O=$T/instances/oracle
+mkdir $O
+echo 16384 > $O/buffer_size_kb
+for s in sched irq timer signal syscalls raw_syscalls; do
+	echo 1 > $O/events/$s/enable
+done
+cat > /tmp/oracle-workload.sh <<'W'
+#!/bin/sh
+echo $$ > /tmp/root_pid
+for i in 1 2 3 4 5 6; do
+	ls -l /bin > /dev/null
+	echo "pipe $i" | cat | wc -c > /dev/null
+	sleep 0.02
+done
+sh -c 'trap "" USR1; kill -USR1 $$; kill -0 $$' 
+taskset -c 1 sh -c 'i=0; while [ $i -lt 300 ]; do i=$((i + 1)); done; cat /proc/self/stat > /dev/null' &
+taskset -c 0 dd if=/dev/zero of=/tmp/oracle-file bs=4k count=64 2>/dev/null
+wait
+rm -f /tmp/oracle-file
+W
+chmod +x /tmp/oracle-workload.sh
+echo "LRB-USER: record oracle"
+lrb-record -q -o /tmp/trace-oracle -c oracle -s 1048576 -n 16 \
+	-e sched -e irq -e timer -e signal -e syscalls -e raw_syscalls \
+	-- /tmp/oracle-workload.sh
+echo "LRB-USER: record oracle exit $?"
+echo 0 > $O/tracing_on
+mkdir -p /tmp/oracle/ftrace/events
+cp /tmp/root_pid /tmp/oracle/
+cp $T/events/header_page $T/events/header_event /tmp/oracle/ftrace/
+for c in $(seq 0 $(($(nproc) - 1))); do
+	timeout 3 cat $O/per_cpu/cpu$c/trace_pipe_raw > /tmp/oracle/ftrace/cpu$c.raw
+done
+for f in $O/events/*/*/format; do
+	d=${f#$O/events/}
+	d=/tmp/oracle/ftrace/events/${d%/format}
+	mkdir -p $d && cp $f $d/
+done
+mv /tmp/trace-oracle /tmp/oracle/lrb
+echo "LRB-USER: oracle dumped"
+
+# Coverage: every event at once.
+echo "LRB-USER: record all"
+mkdir -p /tmp/all
+lrb-record -q -o /tmp/all/lrb -c all -s 1048576 -n 8 -e all -- sh -c '
+	ls -l / > /dev/null; echo x | cat > /dev/null; sleep 0.05'
+echo "LRB-USER: record all exit $?"
+cp $T/available_events /tmp/all/
 
 echo "LRB-USER: report"
 lrb-record report /tmp/trace-workload
@@ -63,7 +116,7 @@ umount /sys/kernel/tracing
 lrb-record -q -o /tmp/t -c err -- true
 echo "LRB-USER: no tracefs exit $?"
 
-cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-probes /host/ 2>/dev/null && echo "LRB-USER: copied"
+cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-probes /tmp/oracle /tmp/all /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"
 poweroff -f

@@ -245,4 +245,9 @@ static inline int lrb_write_record(struct lrb_channel *chan, unsigned int id,
 
 #endif /* CONFIG_LRB */
 
+#ifdef CONFIG_LRB_TRACE_EVENTS
+/* For the probes of the LRB stage of TRACE_EVENT (include/trace/lrb.h). */
+void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len);
+#endif
+
 #endif /* _LINUX_LRB_H */

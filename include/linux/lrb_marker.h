@@ -33,7 +33,7 @@
 #include <linux/types.h>
 
 /**
- * enum lrb_field_type - type of a field of an LRB event
+ * enum lrb_field_type - type of a field of a marker
  * @LRB_FIELD_U8: unsigned 8-bit integer.
  * @LRB_FIELD_U16: unsigned 16-bit integer.
  * @LRB_FIELD_U32: unsigned 32-bit integer.
@@ -43,7 +43,6 @@
  * @LRB_FIELD_S32: signed 32-bit integer.
  * @LRB_FIELD_S64: signed 64-bit integer.
  * @LRB_FIELD_STRING: NUL-terminated text.
- * @LRB_FIELD_CHARS: fixed-size text, &struct lrb_field.count bytes.
  */
 enum lrb_field_type {
 	LRB_FIELD_U8,
@@ -55,15 +54,13 @@ enum lrb_field_type {
 	LRB_FIELD_S32,
 	LRB_FIELD_S64,
 	LRB_FIELD_STRING,
-	LRB_FIELD_CHARS,
 };
 
 /**
- * struct lrb_field - one field of an LRB event
+ * struct lrb_field - one field of a marker
  * @name: CTF field name.
  * @type: &enum lrb_field_type.
- * @count: for an integer type, an array of @count elements if above 1;
- *	for LRB_FIELD_CHARS, the number of bytes.
+ * @count: for an integer type, an array of @count elements if above 1.
  */
 struct lrb_field {
 	const char *name;
@@ -71,29 +68,35 @@ struct lrb_field {
 	unsigned short count;
 };
 
+struct lrb_event_link;
+struct seq_buf;
+
 /**
- * struct lrb_event - an event LRB can record: a marker or a probe
- * @name: event name, unique.
- * @fields: payload layout, in record order.
+ * struct lrb_event - an event LRB can record: a marker or a trace event
+ * @name: event name, unique: the marker's name, or SYSTEM:EVENT.
+ * @fields: a marker's payload layout, in record order.
  * @nr_fields: entries of @fields.
  * @id: event id in the records; 0 until registered.
- * @chan: private: the channel the event writes to, NULL when it is off.
- * @owner: private: the tracefs channel that selected the event.
+ * @start: attach a link, that is start writing into one more channel
+ *	(marker: its static key; trace event: a tracepoint probe); may sleep.
+ * @stop: detach a link.
+ * @describe: write the CTF declarations of the payload fields; NULL for
+ *	a marker, which is described from @fields.
+ * @tsdl: private: the CTF declarations, made at registration.
+ * @links: private: the running links, an RCU list the writers walk.
  * @list: private: in the registry.
- * @start: private: turn the event on (marker: its static key; probe:
- *	register on the tracepoint); may sleep.
- * @stop: private: turn it off.
  */
 struct lrb_event {
 	const char *name;
 	const struct lrb_field *fields;
 	unsigned int nr_fields;
 	unsigned int id;
-	struct lrb_channel __rcu *chan;
-	void *owner;
+	int (*start)(struct lrb_event_link *link);
+	void (*stop)(struct lrb_event_link *link);
+	int (*describe)(struct lrb_event *ev, struct seq_buf *s);
+	char *tsdl;
+	struct list_head links;
 	struct list_head list;
-	int (*start)(struct lrb_event *ev);
-	void (*stop)(struct lrb_event *ev);
 };
 
 #ifdef CONFIG_LRB_MARKERS

@@ -2,7 +2,8 @@
 /*
  * LRB benchmark: the cost of the synchronization primitives LRB can be
  * built on, and the cost per event of LRB against the ftrace ring buffer
- * and against a floor loop, all in the same run, with the same clock.
+ * and against a floor loop, all in the same run, with the same clock;
+ * and the cost of a trace event recorded by LRB's probe or by ftrace's.
  *
  * Built in; runs at boot with lrb_bench.run=1. Every figure is the
  * min / median / max over lrb_bench.reps repetitions, and every
@@ -28,6 +29,12 @@
 #include <asm/local.h>
 
 #include "lrb_events.h"
+#include "trace.h"
+
+#ifdef CONFIG_LRB_TRACE_EVENTS
+#define CREATE_TRACE_POINTS
+#include "lrb_bench_trace.h"
+#endif
 
 static bool run;
 module_param(run, bool, 0444);
@@ -607,6 +614,115 @@ static void bench_reader(void)
 	lrb_channel_destroy(chan);
 }
 
+/* ---- 5. a trace event: LRB's generated probe against ftrace's ---- */
+
+#ifdef CONFIG_LRB_TRACE_EVENTS
+
+#define TE_EVENTS	4096	/* per repetition: fits the channel */
+
+/* ns per event x1000 of @TE_EVENTS hits of the bench tracepoint. */
+static u64 time_trace_event(void)
+{
+	u64 t0 = bench_now();
+	int i;
+
+	for (i = 0; i < TE_EVENTS; i++)
+		trace_lrb_bench_event(i, i + 1, i + 2, i + 3, i + 4, "lrb_bench");
+	return div_u64((bench_now() - t0) * 1000, TE_EVENTS);
+}
+
+/*
+ * The same record written by a direct lrb_reserve() + lrb_commit(): what
+ * the probe costs beyond the buffer (the tracepoint, the size, the
+ * common fields and TP_fast_assign()).
+ */
+static u64 time_direct(struct lrb_channel *chan, size_t len)
+{
+	struct lrb_slot slot;
+	u64 t0;
+	int i;
+
+	preempt_disable();
+	t0 = bench_now();
+	for (i = 0; i < TE_EVENTS; i++) {
+		if (lrb_reserve(chan, &slot, 1, len))
+			continue;
+		memset(slot.data, i, len);
+		lrb_commit(&slot);
+	}
+	t0 = bench_now() - t0;
+	preempt_enable();
+	return div_u64(t0 * 1000, TE_EVENTS);
+}
+
+/*
+ * Each repetition times the tracepoint with no probe, with LRB's probe
+ * (recording into an LRB channel) and with ftrace's (recording into the
+ * top-level ftrace buffer), one after the other.
+ */
+static void bench_trace_event(void)
+{
+	struct lrb_config cfg = {
+		.subbuf_size = SUBBUF,
+		.num_subbufs = NSUBBUF,
+		.mode = LRB_MODE_OVERWRITE,
+	};
+	static u64 vn[MAX_REPS], vl[MAX_REPS], vf[MAX_REPS], vd[MAX_REPS];
+	static u64 rr[MAX_REPS];
+	/* The entry of the bench event: 8 + 5 * 4 + 4 bytes, "lrb_bench". */
+	size_t len = 32 + sizeof("lrb_bench");
+	struct lrb_events_owner owner;
+	struct lrb_channel *chan;
+	int r;
+
+	chan = lrb_channel_create(&cfg);
+	if (IS_ERR(chan)) {
+		pr_err("table 5: setup failed\n");
+		return;
+	}
+	lrb_events_owner_init(&owner);
+	/* ftrace's buffers at their configured size, as a user gets them. */
+	if (tracing_update_buffers() ||
+	    lrb_events_command(&owner, "enable lrb_bench:lrb_bench_event"))
+		goto fail;
+	for (r = 0; r < reps; r++) {
+		vn[r] = time_trace_event();
+		vd[r] = time_direct(chan, len);
+		if (lrb_events_start(&owner, chan))
+			goto fail;
+		vl[r] = time_trace_event();
+		lrb_events_stop(&owner);
+		if (trace_set_clr_event("lrb_bench", "lrb_bench_event", 1))
+			goto fail;
+		vf[r] = time_trace_event();
+		trace_set_clr_event("lrb_bench", "lrb_bench_event", 0);
+		rr[r] = div64_u64(1000 * vl[r], max_t(u64, 1, vf[r]));
+	}
+	pr_info("table 5: one trace event (5 ints and a 10-byte string), ns per event (min median max over %d reps of %d events); %s\n",
+		reps, TE_EVENTS, IS_ENABLED(CONFIG_LRB_SYNC_LOCAL) ?
+		"LRB_SYNC_LOCAL" : "LRB_SYNC_IRQOFF");
+	pr_mmm("tracepoint, no probe attached", summarize(vn, reps), "ns");
+	pr_mmm("LRB reserve+memset+commit, same size", summarize(vd, reps), "ns");
+	pr_mmm("LRB stage probe into a channel", summarize(vl, reps), "ns");
+	pr_mmm("ftrace trace event into its buffer", summarize(vf, reps), "ns");
+	pr_mmm("ratio lrb / ftrace", summarize(rr, reps), "x");
+	goto out;
+fail:
+	pr_err("table 5: cannot attach the bench event\n");
+out:
+	lrb_events_owner_release(&owner);
+	lrb_channel_destroy(chan);
+}
+
+#else
+
+static void bench_trace_event(void)
+{
+	pr_info("table 5: CONFIG_LRB_TRACE_EVENTS is not set\n");
+}
+
+#endif /* CONFIG_LRB_TRACE_EVENTS */
+
 static int __init lrb_bench_init(void)
 {
 	if (!run)
@@ -620,6 +736,7 @@ static int __init lrb_bench_init(void)
 	bench_writes();
 	bench_markers();
 	bench_reader();
+	bench_trace_event();
 	pr_info("done\n");
 	return 0;
 }

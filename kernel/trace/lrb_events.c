@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * LRB event registry: the markers (built-in and in modules) and the
- * tracepoint probes LRB can record, their ids, their CTF descriptions, and
- * which tracefs channel records each one.
+ * LRB event registry: the events LRB can record (markers, built-in and in
+ * modules, and the kernel's trace events), their ids, their CTF
+ * descriptions, and which tracefs channels record each one.
  *
- * An event is selected by at most one channel (its owner) at a time, by
- * name or glob; a glob also selects the events of modules loaded later.
- * A selected event runs (its chan pointer published, then its static key
- * enabled or its probe registered) while its owner is enabled. Writers
- * read chan under rcu_read_lock_sched(); lrb_events_stop() turns the
- * events off and waits for writers in flight before the owner flushes.
+ * A channel (an owner) selects events with selectors (see
+ * lrb_events_command()); a selector also takes the events of modules
+ * loaded later. An event may be selected by any number of channels: each
+ * (event, channel) pair is a link. A link runs (it is on its event's RCU
+ * list, and the event's start() attached it: a marker's static key, a
+ * tracepoint probe) while its channel is enabled. Writers walk the running
+ * links under rcu_read_lock_sched() or in a tracepoint probe;
+ * lrb_events_stop() detaches the links and waits for writers in flight
+ * before the owner flushes.
  *
- * Event ids are never reused: a module's events retire when it unloads,
- * and their descriptions stay in the metadata, so a trace holding their
- * records stays readable.
+ * Event ids are never reused for another description: a module's events
+ * retire when it unloads, their descriptions stay in the metadata, so a
+ * trace holding their records stays readable, and the same events get
+ * their ids back when the module loads again.
  */
 
 #include <linux/glob.h>
@@ -21,6 +25,7 @@
 #include <linux/lrb_marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -29,8 +34,9 @@
 #include "lrb_events.h"
 
 #define LRB_EVENTS_GLOB_MAX	64
+#define LRB_EVENTS_TSDL_MAX	(16 * 1024)
 
-/* A glob an owner enabled, kept to select events registered later. */
+/* A selector an owner enabled, kept to select events registered later. */
 struct lrb_events_glob {
 	struct list_head list;
 	char glob[LRB_EVENTS_GLOB_MAX];
@@ -39,7 +45,9 @@ struct lrb_events_glob {
 /* A description kept after its module unloaded. */
 struct lrb_events_retired {
 	struct list_head list;
-	struct lrb_event ev;
+	unsigned int id;
+	char *name;
+	char *tsdl;
 };
 
 static DEFINE_MUTEX(lrb_events_mutex);
@@ -48,97 +56,297 @@ static LIST_HEAD(lrb_events_retired);
 static LIST_HEAD(lrb_events_owners);
 static DEFINE_IDA(lrb_events_ida);
 
-static bool lrb_event_running(struct lrb_event *ev)
-{
-	return rcu_access_pointer(ev->chan);
-}
-
-static int lrb_event_start(struct lrb_event *ev, struct lrb_channel *chan)
-{
-	int ret;
-
-	rcu_assign_pointer(ev->chan, chan);
-	ret = ev->start(ev);
-	if (ret)
-		RCU_INIT_POINTER(ev->chan, NULL);
-	return ret;
-}
-
-/* The caller waits for writers with lrb_events_sync() before reuse. */
-static void lrb_event_stop(struct lrb_event *ev)
-{
-	if (!lrb_event_running(ev))
-		return;
-	ev->stop(ev);
-	RCU_INIT_POINTER(ev->chan, NULL);
-}
-
 static void lrb_events_sync(void)
 {
-	/* Markers run under rcu_read_lock_sched(), probes as tracepoints. */
+	/* Markers run under rcu_read_lock_sched(), trace events as tracepoints. */
 	tracepoint_synchronize_unregister();
 }
 
-static bool lrb_events_glob_match(struct lrb_events_owner *o,
-				  const char *name)
+/* TSDL: the one place that writes CTF field declarations. */
+
+/*
+ * A field's name in TSDL has one more leading underscore than the name
+ * readers show (CTF readers strip one): names that are TSDL keywords
+ * ("event", "struct", "string") are then valid, and names that start
+ * with an underscore keep it.
+ */
+
+/**
+ * lrb_tsdl_integer() - declare an integer field or array
+ * @s: where the declaration goes.
+ * @name: the field name, as readers show it.
+ * @bits: size in bits.
+ * @align: alignment in bits.
+ * @flags: LRB_TSDL_* flags.
+ * @suffix: "" for a scalar, "[N]" for an array, "[_LENGTH_FIELD]" for a
+ *	sequence (the length field's TSDL name).
+ */
+void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
+		      unsigned int align, unsigned int flags,
+		      const char *suffix)
+{
+	seq_buf_printf(s, "\t\tinteger { size = %u; align = %u; signed = %s;%s%s } _%s%s;",
+		       bits, align, flags & LRB_TSDL_SIGNED ? "true" : "false",
+		       flags & LRB_TSDL_HEX ? " base = 16;" : "",
+		       flags & LRB_TSDL_TEXT ? " encoding = UTF8;" : "",
+		       name, suffix);
+	if (flags & LRB_TSDL_OPAQUE)
+		seq_buf_puts(s, " /* opaque */");
+	seq_buf_putc(s, '\n');
+}
+
+/**
+ * lrb_tsdl_string() - declare a NUL-terminated string field
+ * @s: where the declaration goes.
+ * @name: the field name, as readers show it.
+ */
+void lrb_tsdl_string(struct seq_buf *s, const char *name)
+{
+	seq_buf_printf(s, "\t\tstring _%s;\n", name);
+}
+
+static void lrb_tsdl_event(struct seq_file *m, const char *name,
+			   unsigned int id, const char *fields)
+{
+	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+		   "\tfields := struct {\n%s\t};\n};\n\n", name, id, fields);
+}
+
+/* The fields of a marker: packed, in the order of the site's arguments. */
+static int lrb_marker_describe(struct lrb_event *ev, struct seq_buf *s)
+{
+	static const u8 bits[] = {
+		[LRB_FIELD_U8] = 8, [LRB_FIELD_U16] = 16,
+		[LRB_FIELD_U32] = 32, [LRB_FIELD_U64] = 64,
+		[LRB_FIELD_S8] = 8, [LRB_FIELD_S16] = 16,
+		[LRB_FIELD_S32] = 32, [LRB_FIELD_S64] = 64,
+	};
+	const struct lrb_field *f;
+	char suffix[16];
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		f = &ev->fields[i];
+		if (f->type == LRB_FIELD_STRING) {
+			lrb_tsdl_string(s, f->name);
+			continue;
+		}
+		if (f->type >= ARRAY_SIZE(bits))
+			return -EINVAL;
+		snprintf(suffix, sizeof(suffix), f->count > 1 ? "[%u]" : "",
+			 f->count);
+		lrb_tsdl_integer(s, f->name, bits[f->type], 8,
+				 f->type >= LRB_FIELD_S8 ? LRB_TSDL_SIGNED : 0,
+				 suffix);
+	}
+	return 0;
+}
+
+/* Render @ev's fields once, at registration. */
+static int lrb_event_describe(struct lrb_event *ev)
+{
+	struct seq_buf s;
+	char *buf;
+	int ret;
+
+	buf = kmalloc(LRB_EVENTS_TSDL_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	seq_buf_init(&s, buf, LRB_EVENTS_TSDL_MAX);
+	ret = ev->describe ? ev->describe(ev, &s) : lrb_marker_describe(ev, &s);
+	if (!ret && seq_buf_has_overflowed(&s))
+		ret = -E2BIG;
+	if (!ret) {
+		seq_buf_putc(&s, '\0');
+		ev->tsdl = kstrdup(buf, GFP_KERNEL);
+		if (!ev->tsdl)
+			ret = -ENOMEM;
+	}
+	kfree(buf);
+	return ret;
+}
+
+/* Links */
+
+static struct lrb_event_link *lrb_link_find(struct lrb_events_owner *o,
+					    struct lrb_event *ev)
+{
+	struct lrb_event_link *l;
+
+	list_for_each_entry(l, &o->links, owner_node)
+		if (l->ev == ev)
+			return l;
+	return NULL;
+}
+
+static int lrb_link_start(struct lrb_event_link *l, struct lrb_channel *chan)
+{
+	int ret;
+
+	l->chan = chan;
+	list_add_tail_rcu(&l->ev_node, &l->ev->links);
+	ret = l->ev->start(l);
+	if (ret) {
+		list_del_rcu(&l->ev_node);
+		return ret;
+	}
+	l->running = true;
+	return 0;
+}
+
+/* The caller waits for writers with lrb_events_sync() before reuse. */
+static void lrb_link_stop(struct lrb_event_link *l)
+{
+	if (!l->running)
+		return;
+	l->ev->stop(l);
+	list_del_rcu(&l->ev_node);
+	l->running = false;
+}
+
+/* Select @ev for @o; start it if @o is enabled. 1 if new, 0, or -errno. */
+static int lrb_link_add(struct lrb_events_owner *o, struct lrb_event *ev)
+{
+	struct lrb_event_link *l;
+	int ret;
+
+	if (lrb_link_find(o, ev))
+		return 0;
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	l->ev = ev;
+	l->owner = o;
+	if (o->chan) {
+		ret = lrb_link_start(l, o->chan);
+		if (ret) {
+			kfree(l);
+			return ret;
+		}
+	}
+	list_add_tail(&l->owner_node, &o->links);
+	return 1;
+}
+
+/* Unlink and free @o's links for which @match is true. */
+static int lrb_links_drop(struct lrb_events_owner *o,
+			  bool (*match)(struct lrb_event_link *l,
+					const void *arg),
+			  const void *arg)
+{
+	struct lrb_event_link *l, *tmp;
+	LIST_HEAD(dead);
+	int n = 0;
+
+	list_for_each_entry_safe(l, tmp, &o->links, owner_node) {
+		if (!match(l, arg))
+			continue;
+		lrb_link_stop(l);
+		list_move(&l->owner_node, &dead);
+		n++;
+	}
+	if (!n)
+		return 0;
+	lrb_events_sync();
+	list_for_each_entry_safe(l, tmp, &dead, owner_node)
+		kfree(l);
+	return n;
+}
+
+/* Selectors */
+
+/*
+ * A selector is "all", "SYSTEM:EVENT" (either part a glob), or a name or
+ * glob without ':', which matches a whole name (a marker), an event part,
+ * or a system: "sched", "sched_switch", "sched_*", "lrb_sample_*".
+ */
+static bool lrb_selector_valid(const char *sel)
+{
+	const char *p, *colon = strchr(sel, ':');
+	int depth = 0;
+
+	if (!*sel || (colon && (colon == sel || !colon[1] ||
+				strchr(colon + 1, ':'))))
+		return false;
+	for (p = sel; *p; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']')
+			depth--;
+		else if (!isalnum(*p) && !strchr("_-:*?!.", *p))
+			return false;
+		if (depth < 0 || depth > 1)
+			return false;
+	}
+	return !depth;
+}
+
+static bool lrb_selector_match(const char *sel, const char *name)
+{
+	const char *colon = strchr(name, ':');
+	char sys[LRB_EVENTS_GLOB_MAX];
+
+	if (!strcmp(sel, "all") || glob_match(sel, name))
+		return true;
+	if (strchr(sel, ':') || !colon)
+		return false;
+	if (glob_match(sel, colon + 1))
+		return true;
+	if (colon - name >= sizeof(sys))
+		return false;
+	strscpy(sys, name, colon - name + 1);
+	return glob_match(sel, sys);
+}
+
+static bool lrb_selector_is_glob(const char *s)
+{
+	return !strcmp(s, "all") || strpbrk(s, "*?[");
+}
+
+static bool lrb_events_owner_match(struct lrb_events_owner *o,
+				   const char *name)
 {
 	struct lrb_events_glob *g;
 
 	list_for_each_entry(g, &o->globs, list)
-		if (glob_match(g->glob, name))
+		if (lrb_selector_match(g->glob, name))
 			return true;
 	return false;
 }
 
-/* A new event: give it to the first owner whose globs match it. */
+/* A new event: link it to every owner whose selectors match it. */
 static void lrb_events_adopt(struct lrb_event *ev)
 {
 	struct lrb_events_owner *o;
 
-	list_for_each_entry(o, &lrb_events_owners, list) {
-		if (!lrb_events_glob_match(o, ev->name))
-			continue;
-		ev->owner = o;
-		if (o->chan && lrb_event_start(ev, o->chan))
+	list_for_each_entry(o, &lrb_events_owners, list)
+		if (lrb_events_owner_match(o, ev->name) &&
+		    lrb_link_add(o, ev) < 0)
 			pr_warn("lrb: cannot start event %s\n", ev->name);
-		return;
-	}
 }
+
+/* Registration */
 
 static void lrb_events_retired_free(struct lrb_events_retired *r)
 {
-	unsigned int i;
-
-	for (i = 0; i < r->ev.nr_fields; i++)
-		kfree(r->ev.fields[i].name);
-	kfree(r->ev.fields);
-	kfree(r->ev.name);
+	kfree(r->name);
+	kfree(r->tsdl);
 	kfree(r);
 }
 
 /*
- * The id of a retired event with the same name and fields as @ev, taken
- * back from the retired list; 0 if there is none. Reloading a module does
- * not use up ids, and the metadata keeps describing the old records.
+ * The id of a retired event with the same name and description as @ev,
+ * taken back from the retired list; 0 if there is none.
  */
 static int lrb_events_unretire(const struct lrb_event *ev)
 {
 	struct lrb_events_retired *r;
-	unsigned int i;
 	int id;
 
 	list_for_each_entry(r, &lrb_events_retired, list) {
-		if (strcmp(r->ev.name, ev->name) ||
-		    r->ev.nr_fields != ev->nr_fields)
+		if (strcmp(r->name, ev->name) || strcmp(r->tsdl, ev->tsdl))
 			continue;
-		for (i = 0; i < ev->nr_fields; i++)
-			if (strcmp(r->ev.fields[i].name, ev->fields[i].name) ||
-			    r->ev.fields[i].type != ev->fields[i].type ||
-			    r->ev.fields[i].count != ev->fields[i].count)
-				break;
-		if (i < ev->nr_fields)
-			continue;
-		id = r->ev.id;
+		id = r->id;
 		list_del(&r->list);
 		lrb_events_retired_free(r);
 		return id;
@@ -148,21 +356,26 @@ static int lrb_events_unretire(const struct lrb_event *ev)
 
 /**
  * lrb_event_register() - add an event to the registry
- * @ev: the event, with name, fields, start and stop set.
+ * @ev: the event, with name, start, stop, and fields or describe set.
  *
  * Return: 0 with an id assigned; -EEXIST for a name already registered;
- * -ENOSPC when no id is left.
+ * -ENOSPC when no id is left; -ENOMEM; -EINVAL or -E2BIG for a
+ * description that cannot be written.
  */
 int lrb_event_register(struct lrb_event *ev)
 {
 	struct lrb_event *e;
-	int id;
+	int id, ret;
 
+	INIT_LIST_HEAD(&ev->links);
+	ret = lrb_event_describe(ev);
+	if (ret)
+		return ret;
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(e, &lrb_events, list) {
 		if (!strcmp(e->name, ev->name)) {
-			mutex_unlock(&lrb_events_mutex);
-			return -EEXIST;
+			ret = -EEXIST;
+			goto fail;
 		}
 	}
 	/* A module loaded again: its events get their ids back. */
@@ -172,72 +385,69 @@ int lrb_event_register(struct lrb_event *ev)
 		id = ida_alloc_range(&lrb_events_ida, 1, LRB_EVENT_ID_MAX,
 				     GFP_KERNEL);
 	if (id < 0) {
-		mutex_unlock(&lrb_events_mutex);
-		return id;
+		ret = id;
+		goto fail;
 	}
 	ev->id = id;
-	ev->owner = NULL;
-	RCU_INIT_POINTER(ev->chan, NULL);
 	list_add_tail(&ev->list, &lrb_events);
 	lrb_events_adopt(ev);
 	mutex_unlock(&lrb_events_mutex);
 	return 0;
+fail:
+	mutex_unlock(&lrb_events_mutex);
+	kfree(ev->tsdl);
+	ev->tsdl = NULL;
+	return ret;
 }
 
-/* Keep a copy of @ev's description for the metadata. */
+/* Keep @ev's description for the metadata; takes its TSDL text. */
 static void lrb_events_retire(struct lrb_event *ev)
 {
 	struct lrb_events_retired *r;
-	struct lrb_field *f;
-	unsigned int i;
 
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	/* One more entry than needed: kcalloc(0) would be ZERO_SIZE_PTR. */
-	f = kcalloc(ev->nr_fields + 1, sizeof(*f), GFP_KERNEL);
-	if (!r || !f)
-		goto fail;
-	r->ev.name = kstrdup(ev->name, GFP_KERNEL);
-	if (!r->ev.name)
-		goto fail;
-	for (i = 0; i < ev->nr_fields; i++) {
-		f[i] = ev->fields[i];
-		f[i].name = kstrdup(ev->fields[i].name, GFP_KERNEL);
-		if (!f[i].name)
-			goto fail;
-	}
-	r->ev.fields = f;
-	r->ev.nr_fields = ev->nr_fields;
-	r->ev.id = ev->id;
-	list_add_tail(&r->list, &lrb_events_retired);
-	return;
-fail:
-	/* The id stays allocated: a stale record never gets a new name. */
-	pr_warn("lrb: no memory to keep the description of %s\n", ev->name);
-	if (f)
-		for (i = 0; i < ev->nr_fields; i++)
-			kfree(f[i].name);
-	kfree(f);
 	if (r)
-		kfree(r->ev.name);
-	kfree(r);
+		r->name = kstrdup(ev->name, GFP_KERNEL);
+	if (!r || !r->name) {
+		/* The id stays allocated: a stale record never gets a new name. */
+		pr_warn("lrb: no memory to keep the description of %s\n",
+			ev->name);
+		kfree(r);
+		kfree(ev->tsdl);
+		ev->tsdl = NULL;
+		return;
+	}
+	r->id = ev->id;
+	r->tsdl = ev->tsdl;
+	ev->tsdl = NULL;
+	list_add_tail(&r->list, &lrb_events_retired);
+}
+
+static bool lrb_link_of_event(struct lrb_event_link *l, const void *ev)
+{
+	return l->ev == ev;
 }
 
 /**
  * lrb_event_unregister() - remove an event from the registry
  * @ev: a registered event.
  *
- * Stops it, waits for writers in flight, and keeps its description in the
- * metadata.
+ * Detaches it from every channel, waits for writers in flight, and keeps
+ * its description in the metadata.
  */
 void lrb_event_unregister(struct lrb_event *ev)
 {
+	struct lrb_events_owner *o;
+
 	mutex_lock(&lrb_events_mutex);
-	lrb_event_stop(ev);
+	list_for_each_entry(o, &lrb_events_owners, list)
+		lrb_links_drop(o, lrb_link_of_event, ev);
 	list_del(&ev->list);
-	lrb_events_sync();
 	lrb_events_retire(ev);
 	mutex_unlock(&lrb_events_mutex);
 }
+
+/* Owners */
 
 /**
  * lrb_events_owner_init() - set up a channel as an owner of events
@@ -246,127 +456,158 @@ void lrb_event_unregister(struct lrb_event *ev)
 void lrb_events_owner_init(struct lrb_events_owner *o)
 {
 	INIT_LIST_HEAD(&o->globs);
+	INIT_LIST_HEAD(&o->links);
 	o->chan = NULL;
 	mutex_lock(&lrb_events_mutex);
 	list_add_tail(&o->list, &lrb_events_owners);
 	mutex_unlock(&lrb_events_mutex);
 }
 
-static bool lrb_events_is_glob(const char *s)
+static bool lrb_link_is_new(struct lrb_event_link *l, const void *arg)
 {
-	return strpbrk(s, "*?[");
+	return l->new;
 }
 
-/* Select events matching @glob for @o; returns how many, or -EBUSY. */
-static int lrb_events_enable(struct lrb_events_owner *o, const char *glob)
+/* The selector @sel of @o, kept for events registered later. */
+static int lrb_events_keep_selector(struct lrb_events_owner *o,
+				    const char *sel)
 {
 	struct lrb_events_glob *g;
-	struct lrb_event *ev;
-	int n = 0, busy = 0, ret;
 
-	list_for_each_entry(ev, &lrb_events, list) {
-		if (!glob_match(glob, ev->name))
-			continue;
-		if (ev->owner && ev->owner != o) {
-			busy++;
-			continue;
-		}
-		n++;
-		if (ev->owner == o)
-			continue;
-		ev->owner = o;
-		if (o->chan) {
-			ret = lrb_event_start(ev, o->chan);
-			if (ret) {
-				ev->owner = NULL;
-				return ret;
-			}
-		}
-	}
-	if (!n && busy)
-		return -EBUSY;
-	if (!n && !lrb_events_is_glob(glob))
-		return -ENOENT;
 	list_for_each_entry(g, &o->globs, list)
-		if (!strcmp(g->glob, glob))
-			return n;
+		if (!strcmp(g->glob, sel))
+			return 0;
 	g = kzalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
 		return -ENOMEM;
-	strscpy(g->glob, glob, sizeof(g->glob));
+	strscpy(g->glob, sel, sizeof(g->glob));
 	list_add_tail(&g->list, &o->globs);
-	return n;
+	return 0;
 }
 
-/* Deselect @o's events matching @glob and forget the glob. */
-static int lrb_events_disable(struct lrb_events_owner *o, const char *glob)
+/*
+ * Select the events matching @sel for @o. All or nothing: an event that
+ * cannot start undoes the links this call made.
+ */
+static int lrb_events_enable(struct lrb_events_owner *o, const char *sel)
+{
+	struct lrb_event_link *l;
+	struct lrb_event *ev;
+	int n = 0, ret = 0;
+
+	list_for_each_entry(ev, &lrb_events, list) {
+		if (!lrb_selector_match(sel, ev->name))
+			continue;
+		n++;
+		ret = lrb_link_add(o, ev);
+		if (ret < 0)
+			break;
+		if (ret)
+			list_last_entry(&o->links, struct lrb_event_link,
+					owner_node)->new = true;
+	}
+	if (ret >= 0 && !n && !lrb_selector_is_glob(sel))
+		ret = -ENOENT;
+	if (ret >= 0)
+		ret = lrb_events_keep_selector(o, sel);
+	if (ret < 0) {
+		lrb_links_drop(o, lrb_link_is_new, NULL);
+		return ret;
+	}
+	list_for_each_entry(l, &o->links, owner_node)
+		l->new = false;
+	return 0;
+}
+
+static bool lrb_link_match(struct lrb_event_link *l, const void *sel)
+{
+	return lrb_selector_match(sel, l->ev->name);
+}
+
+/* Deselect @o's events matching @sel and forget the selectors it covers. */
+static int lrb_events_disable(struct lrb_events_owner *o, const char *sel)
 {
 	struct lrb_events_glob *g, *tmp;
-	struct lrb_event *ev;
 	int n = 0;
 
 	list_for_each_entry_safe(g, tmp, &o->globs, list) {
-		if (glob_match(glob, g->glob)) {
+		if (!strcmp(sel, "all") || glob_match(sel, g->glob)) {
 			list_del(&g->list);
 			kfree(g);
 			n++;
 		}
 	}
-	list_for_each_entry(ev, &lrb_events, list) {
-		if (ev->owner != o || !glob_match(glob, ev->name))
-			continue;
-		lrb_event_stop(ev);
-		ev->owner = NULL;
-		n++;
-	}
-	if (n)
-		lrb_events_sync();
+	n += lrb_links_drop(o, lrb_link_match, sel);
 	return n ? 0 : -ENOENT;
 }
 
 /**
- * lrb_events_command() - run an "enable GLOB" or "disable GLOB" command
+ * lrb_events_command() - run an "enable SELECTOR" or "disable SELECTOR"
  * @o: the channel's owner.
  * @cmd: the command, NUL-terminated, without surrounding space.
  *
- * Return: 0; -EINVAL for a malformed command; -ENOENT when a plain name
- * (not a glob) matches no event, or nothing to disable matches; -EBUSY
- * when every match is recorded by another channel.
+ * A selector is "all", "SYSTEM:EVENT" where either part may be a glob,
+ * or a name or glob without ':' that matches a whole event name, the
+ * event part of a name, or a system ("sched", "sched_switch", "irq_*").
+ * A glob also selects the events of modules loaded later.
+ *
+ * Return: 0; -EINVAL for a malformed command or selector; -ENOENT when a
+ * selector that is not a glob matches no event, or nothing to disable
+ * matches; the error of an event that cannot start (the channel is then
+ * left as it was); -ENOMEM.
  */
 int lrb_events_command(struct lrb_events_owner *o, const char *cmd)
 {
 	const char *arg = strchr(cmd, ' ');
 	int ret;
 
-	if (!arg || !*skip_spaces(arg) || strlen(skip_spaces(arg)) >= LRB_EVENTS_GLOB_MAX)
+	if (!arg)
+		return -EINVAL;
+	arg = skip_spaces(arg);
+	if (strlen(arg) >= LRB_EVENTS_GLOB_MAX || !lrb_selector_valid(arg))
 		return -EINVAL;
 	mutex_lock(&lrb_events_mutex);
 	if (!strncmp(cmd, "enable ", 7))
-		ret = lrb_events_enable(o, skip_spaces(arg));
+		ret = lrb_events_enable(o, arg);
 	else if (!strncmp(cmd, "disable ", 8))
-		ret = lrb_events_disable(o, skip_spaces(arg));
+		ret = lrb_events_disable(o, arg);
 	else
 		ret = -EINVAL;
 	mutex_unlock(&lrb_events_mutex);
-	/* The enable and disable helpers return a count on success. */
-	return min(ret, 0);
+	return ret;
 }
 
 /**
  * lrb_events_start() - start the events of an owner, writing to @chan
  * @o: the owner.
  * @chan: the channel's buffers.
+ *
+ * Return: 0, or the error of an event that cannot start; then none of
+ * the owner's events runs.
  */
-void lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
+int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
 {
-	struct lrb_event *ev;
+	struct lrb_event_link *l;
+	int ret = 0;
 
 	mutex_lock(&lrb_events_mutex);
-	o->chan = chan;
-	list_for_each_entry(ev, &lrb_events, list)
-		if (ev->owner == o && lrb_event_start(ev, chan))
-			pr_warn("lrb: cannot start event %s\n", ev->name);
+	list_for_each_entry(l, &o->links, owner_node) {
+		ret = lrb_link_start(l, chan);
+		if (ret) {
+			pr_warn("lrb: cannot start event %s: %d\n",
+				l->ev->name, ret);
+			break;
+		}
+	}
+	if (ret) {
+		list_for_each_entry(l, &o->links, owner_node)
+			lrb_link_stop(l);
+		lrb_events_sync();
+	} else {
+		o->chan = chan;
+	}
 	mutex_unlock(&lrb_events_mutex);
+	return ret;
 }
 
 /**
@@ -377,30 +618,32 @@ void lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
  */
 void lrb_events_stop(struct lrb_events_owner *o)
 {
-	struct lrb_event *ev;
+	struct lrb_event_link *l;
 
 	mutex_lock(&lrb_events_mutex);
 	o->chan = NULL;
-	list_for_each_entry(ev, &lrb_events, list)
-		if (ev->owner == o)
-			lrb_event_stop(ev);
+	list_for_each_entry(l, &o->links, owner_node)
+		lrb_link_stop(l);
 	lrb_events_sync();
 	mutex_unlock(&lrb_events_mutex);
 }
 
+static bool lrb_link_any(struct lrb_event_link *l, const void *arg)
+{
+	return true;
+}
+
 /**
- * lrb_events_owner_release() - drop every event and glob of an owner
- * @o: the owner, stopped.
+ * lrb_events_owner_release() - drop every event and selector of an owner
+ * @o: the owner.
  */
 void lrb_events_owner_release(struct lrb_events_owner *o)
 {
 	struct lrb_events_glob *g, *tmp;
-	struct lrb_event *ev;
 
 	mutex_lock(&lrb_events_mutex);
-	list_for_each_entry(ev, &lrb_events, list)
-		if (ev->owner == o)
-			ev->owner = NULL;
+	o->chan = NULL;
+	lrb_links_drop(o, lrb_link_any, NULL);
 	list_for_each_entry_safe(g, tmp, &o->globs, list) {
 		list_del(&g->list);
 		kfree(g);
@@ -414,8 +657,9 @@ void lrb_events_owner_release(struct lrb_events_owner *o)
  * @m: the file.
  * @o: the channel's owner.
  *
- * One line per event: name, id, and "enabled" if the channel selected it,
- * "busy" if another channel did, "-" otherwise; then the channel's globs.
+ * One line per event: name (SYSTEM:EVENT for trace events), id, and
+ * "enabled" if the channel selected it, "-" otherwise; then the channel's
+ * selectors.
  */
 void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 {
@@ -424,65 +668,29 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
-		seq_printf(m, "%-32s %5u %s\n", ev->name, ev->id,
-			   ev->owner == o ? "enabled" : ev->owner ? "busy" : "-");
+		seq_printf(m, "%-40s %5u %s\n", ev->name, ev->id,
+			   lrb_link_find(o, ev) ? "enabled" : "-");
 	list_for_each_entry(g, &o->globs, list)
 		seq_printf(m, "# enable %s\n", g->glob);
 	mutex_unlock(&lrb_events_mutex);
-}
-
-static const char * const lrb_field_ctf[] = {
-	[LRB_FIELD_U8] = "uint8_t",
-	[LRB_FIELD_U16] = "uint16_t",
-	[LRB_FIELD_U32] = "uint32_t",
-	[LRB_FIELD_U64] = "uint64_t",
-	[LRB_FIELD_S8] = "int8_t",
-	[LRB_FIELD_S16] = "int16_t",
-	[LRB_FIELD_S32] = "int32_t",
-	[LRB_FIELD_S64] = "int64_t",
-	[LRB_FIELD_STRING] = "string",
-	[LRB_FIELD_CHARS] = "char_t",
-};
-
-static void lrb_event_tsdl(struct seq_file *m, const struct lrb_event *ev)
-{
-	const struct lrb_field *f;
-	unsigned int i;
-
-	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n",
-		   ev->name, ev->id);
-	seq_puts(m, "\tfields := struct {\n");
-	for (i = 0; i < ev->nr_fields; i++) {
-		f = &ev->fields[i];
-		if (f->type >= ARRAY_SIZE(lrb_field_ctf))
-			continue;
-		seq_printf(m, "\t\t%s %s", lrb_field_ctf[f->type], f->name);
-		if (f->type == LRB_FIELD_CHARS ||
-		    (f->type != LRB_FIELD_STRING && f->count > 1))
-			seq_printf(m, "[%u]", f->count);
-		seq_puts(m, ";\n");
-	}
-	seq_puts(m, "\t};\n};\n\n");
 }
 
 /**
  * lrb_events_metadata() - print the CTF description of every event
  * @m: the metadata file.
  *
- * Registered and retired events, after the type aliases of the metadata
- * header (uint8_t ... int64_t).
+ * Registered and retired events.
  */
 void lrb_events_metadata(struct seq_file *m)
 {
 	struct lrb_events_retired *r;
 	struct lrb_event *ev;
 
-	seq_puts(m, "typealias integer { size = 8; align = 8; signed = false; encoding = UTF8; } := char_t;\n\n");
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
-		lrb_event_tsdl(m, ev);
+		lrb_tsdl_event(m, ev->name, ev->id, ev->tsdl);
 	list_for_each_entry(r, &lrb_events_retired, list)
-		lrb_event_tsdl(m, &r->ev);
+		lrb_tsdl_event(m, r->name, r->id, r->tsdl);
 	mutex_unlock(&lrb_events_mutex);
 }
 
@@ -539,17 +747,18 @@ static void lrb_field_put(struct lrb_slot *slot, size_t off,
 }
 
 /**
- * __lrb_mark() - write the record of an enabled marker site
+ * __lrb_mark() - write the records of an enabled marker site
  * @m: the site.
  * @vals: one value per field, as LRB_MARK() converted them.
  *
- * Called by LRB_MARK() only; any context, NMI included.
+ * One record in each channel that selected the event. Called by
+ * LRB_MARK() only; any context, NMI included.
  */
 void __lrb_mark(struct lrb_marker *m, const u64 *vals)
 {
-	size_t lens[LRB_MARK_FIELDS_MAX], len = 0, off = 0;
+	size_t lens[LRB_MARK_FIELDS_MAX], len = 0, off;
 	const struct lrb_event *ev = &m->ev;
-	struct lrb_channel *chan;
+	struct lrb_event_link *l;
 	struct lrb_slot slot;
 	unsigned int i;
 
@@ -565,30 +774,29 @@ void __lrb_mark(struct lrb_marker *m, const u64 *vals)
 		len += lens[i];
 	}
 	rcu_read_lock_sched_notrace();
-	chan = rcu_dereference_sched(m->ev.chan);
-	if (!chan)
-		goto out;
-	if (lrb_reserve(chan, &slot, ev->id, len))
-		goto out;
-	for (i = 0; i < ev->nr_fields; i++) {
-		lrb_field_put(&slot, off, &ev->fields[i], vals[i], lens[i]);
-		off += lens[i];
+	list_for_each_entry_rcu(l, &ev->links, ev_node) {
+		if (lrb_reserve(l->chan, &slot, ev->id, len))
+			continue;
+		for (i = 0, off = 0; i < ev->nr_fields; i++) {
+			lrb_field_put(&slot, off, &ev->fields[i], vals[i],
+				      lens[i]);
+			off += lens[i];
+		}
+		lrb_commit(&slot);
 	}
-	lrb_commit(&slot);
-out:
 	rcu_read_unlock_sched_notrace();
 }
 EXPORT_SYMBOL_GPL(__lrb_mark);
 
-static int lrb_marker_start(struct lrb_event *ev)
+static int lrb_marker_start(struct lrb_event_link *l)
 {
-	static_branch_enable(&container_of(ev, struct lrb_marker, ev)->key);
+	static_branch_inc(&container_of(l->ev, struct lrb_marker, ev)->key);
 	return 0;
 }
 
-static void lrb_marker_stop(struct lrb_event *ev)
+static void lrb_marker_stop(struct lrb_event_link *l)
 {
-	static_branch_disable(&container_of(ev, struct lrb_marker, ev)->key);
+	static_branch_dec(&container_of(l->ev, struct lrb_marker, ev)->key);
 }
 
 static void lrb_markers_add(struct lrb_marker *start, struct lrb_marker *end)

@@ -11,7 +11,8 @@
  *   NAME/stats           per-CPU counters
  *   NAME/metadata        the CTF 1.8 description of the trace (TSDL)
  *   NAME/annotate        a write() is one "annotation" event on this CPU
- *   NAME/events          "enable GLOB" / "disable GLOB": markers and probes
+ *   NAME/events          "enable SELECTOR" / "disable SELECTOR": markers and
+ *                        trace events
  *   NAME/streams/cpuN    the CTF packets of CPU N: ioctl, mmap, read, poll
  *
  * A control file rather than mkdir/rmdir: tracefs offers directory
@@ -99,7 +100,7 @@ struct lrb_fs_stream {
  * @users: open files of the channel; under lrb_fs_mutex.
  * @readers: open stream files; under lrb_fs_mutex.
  * @streams: per possible CPU.
- * @events: the markers and probes the channel records (lrb_events.c).
+ * @events: the events the channel records (lrb_events.c).
  */
 struct lrb_fs_chan {
 	struct list_head list;
@@ -341,24 +342,28 @@ static void lrb_fs_wake_all(struct lrb_fs_chan *fc)
 		wake_up_interruptible(&fc->streams[cpu].wait);
 }
 
-static void lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
+static int lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
 {
 	int cpu;
+	int ret;
 
 	lockdep_assert_held(&lrb_fs_mutex);
 	if (on == fc->enabled)
-		return;
+		return 0;
 	if (on) {
+		/* The channel's events, or none if one cannot start. */
+		ret = lrb_events_start(&fc->events, fc->chan);
+		if (ret)
+			return ret;
 		WRITE_ONCE(fc->flushed, false);
 		/*
 		 * Publishes fc->chan to the annotate writers; pairs with the
 		 * acquire in lrb_fs_annotate_write().
 		 */
 		smp_store_release(&fc->enabled, true);
-		lrb_events_start(&fc->events, fc->chan);
-		return;
+		return 0;
 	}
-	/* Waits for markers and probes in flight. */
+	/* Waits for markers and trace events in flight. */
 	lrb_events_stop(&fc->events);
 	WRITE_ONCE(fc->enabled, false);
 	/* Writers run with preemption disabled: wait until they are done. */
@@ -367,6 +372,7 @@ static void lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
 		lrb_flush(fc->chan, cpu);
 	WRITE_ONCE(fc->flushed, true);
 	lrb_fs_wake_all(fc);
+	return 0;
 }
 
 static ssize_t lrb_fs_enable_read(struct file *file, char __user *ubuf,
@@ -392,9 +398,9 @@ static ssize_t lrb_fs_enable_write(struct file *file, const char __user *ubuf,
 	if (kstrtobool(text, &on))
 		return -EINVAL;
 	mutex_lock(&lrb_fs_mutex);
-	lrb_fs_set_enabled(fc, on);
+	ret = lrb_fs_set_enabled(fc, on);
 	mutex_unlock(&lrb_fs_mutex);
-	return count;
+	return ret ? ret : count;
 }
 
 static const struct file_operations lrb_fs_enable_fops = {

@@ -7,10 +7,15 @@
  *
  * records N lrb_sample_burst events (seq 0..N-1, tag "burst") and one
  * lrb_sample_site event at load, and one lrb_sample_bye event (total = N)
- * at unload, in the channel that enabled them (lrb/NAME/events).
+ * at unload, in the channels that enabled them (lrb/NAME/events). Each
+ * burst step also hits the trace event lrb_sample:lrb_sample_step, which
+ * ftrace and LRB record alike.
  */
 #include <linux/lrb_marker.h>
 #include <linux/module.h>
+
+#define CREATE_TRACE_POINTS
+#include "lrb_sample_trace.h"
 
 static unsigned int burst;
 module_param(burst, uint, 0444);
@@ -31,8 +36,10 @@ static int __init lrb_sample_init(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < burst; i++)
+	for (i = 0; i < burst; i++) {
 		LRB_MARK(lrb_sample_burst, u32, seq, i, string, tag, "burst");
+		trace_lrb_sample_step(i, "step");
+	}
 	lrb_sample_site(burst);
 	return 0;
 }

@@ -68,6 +68,18 @@ lrb_commit(&slot);
 } else S
 )
 
+// A reservation made into the caller's slot (a struct lrb_slot pointer
+// parameter): committing it is the caller's job.
+@ok_handed@
+identifier fn, slot;
+position p;
+@@
+
+fn(..., struct lrb_slot *slot, ...)
+{
+<+... lrb_reserve@p(..., slot, ...) ...+>
+}
+
 @unchecked@
 position p;
 @@
@@ -83,7 +95,8 @@ position p;
 M(..., <+... lrb_reserve@p(...) ...+>, ...)
 
 @nocommit@
-position p != {ok_ret.p, ok_call.p, ok_block.p, ok_ret_block.p, unchecked.p, kunit.p};
+position p != {ok_ret.p, ok_call.p, ok_block.p, ok_ret_block.p, ok_handed.p,
+	      unchecked.p, kunit.p};
 @@
 
 lrb_reserve@p(...)

@@ -395,8 +395,9 @@ static void print_usage(void)
 		"  -n COUNT        sub-buffers per CPU (power of two)\n"
 		"  -m MODE         discard or overwrite\n"
 		"  -k CLOCK        local or global\n"
-		"  -e EVENT        enable an event or a glob of events (repeatable;\n"
-		"                  a glob also takes events of modules loaded later)\n"
+		"  -e EVENT        enable events: SYSTEM:EVENT, SYSTEM, a glob, or\n"
+		"                  all (repeatable; a glob also takes events of\n"
+		"                  modules loaded later)\n"
 		"  -d SECONDS      stop after SECONDS\n"
 		"  -q              no progress display\n");
 	exit(2);

@@ -38,18 +38,21 @@ static int put(const char *path, const char *val)
 	return ret;
 }
 
+/* Read all of @path (up to @size - 1 bytes) as a string; 0 or -errno. */
 static int get(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY);
-	ssize_t n;
+	size_t len = 0;
+	ssize_t n = 0;
 
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, size - 1);
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
 	close(fd);
 	if (n < 0)
 		return -errno;
-	buf[n] = '\0';
+	buf[len] = '\0';
 	return 0;
 }
 
@@ -598,9 +601,13 @@ TEST_F(chan, losses_counted)
 	close(fd);
 }
 
-/* Markers and probes (CONFIG_LRB_MARKERS). */
+/* Markers and trace events (CONFIG_LRB_MARKERS, CONFIG_LRB_TRACE_EVENTS). */
 
 #define SAMPLE_KO	"/lib/lrb_sample.ko"
+#define FTRACE_DIR	"/sys/kernel/tracing"
+
+/* The events file, metadata and available_events hold hundreds of KiB. */
+static char big[4 << 20], big2[1 << 20];
 
 /* Disable the channel, then decode every record of every CPU. */
 static int records_each(rec_fn fn, void *arg)
@@ -629,125 +636,281 @@ static int records_each(rec_fn fn, void *arg)
 /* The id of an event, from the channel's events file; -1 if absent. */
 static int event_id(const char *name)
 {
-	char buf[16384], *line;
-	char n[64];
+	char *line, *save;
+	char n[128];
 	int id;
 
-	if (get(cpath("events"), buf, sizeof(buf)))
+	if (get(cpath("events"), big, sizeof(big)))
 		return -1;
-	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
-		if (sscanf(line, "%63s %d", n, &id) == 2 && !strcmp(n, name))
+	for (line = strtok_r(big, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%127s %d", n, &id) == 2 && !strcmp(n, name))
 			return id;
 	return -1;
 }
 
-static int events_cmd(const char *cmd, const char *glob)
+/* Lines of the events file that end with @state ("enabled"). */
+static int events_count(const char *prefix, const char *state)
+{
+	char *line, *save;
+	int n = 0;
+
+	if (get(cpath("events"), big, sizeof(big)))
+		return -1;
+	for (line = strtok_r(big, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t l = strlen(line);
+
+		if (line[0] == '#' || strncmp(line, prefix, strlen(prefix)))
+			continue;
+		n += l >= strlen(state) &&
+		     !strcmp(line + l - strlen(state), state);
+	}
+	return n;
+}
+
+static int events_cmd(const char *cmd, const char *sel)
 {
 	char buf[128];
 
-	snprintf(buf, sizeof(buf), "%s %s\n", cmd, glob);
+	snprintf(buf, sizeof(buf), "%s %s\n", cmd, sel);
 	return put(cpath("events"), buf);
 }
 
+/*
+ * The offset of @field in the entry of @event (SYSTEM/EVENT), from
+ * ftrace's format file: LRB records are ftrace entries. -1 if absent.
+ */
+static int field_off(const char *event, const char *field)
+{
+	char path[256], buf[16384], *p = buf;
+	size_t n = strlen(field);
+
+	snprintf(path, sizeof(path), FTRACE_DIR "/events/%s/format", event);
+	if (get(path, buf, sizeof(buf)))
+		return -1;
+	while ((p = strstr(p, field))) {
+		if (p[-1] == ' ' && (p[n] == ';' || p[n] == '[')) {
+			p = strstr(p, "offset:");
+			return p ? atoi(p + 7) : -1;
+		}
+		p += n;
+	}
+	return -1;
+}
+
+static int32_t i32_at(const struct rec *r, int off)
+{
+	int32_t v = 0;
+
+	if (off >= 0 && (size_t)off + 4 <= r->len)
+		memcpy(&v, r->p + off, 4);
+	return v;
+}
+
+static int64_t i64_at(const struct rec *r, int off)
+{
+	int64_t v = 0;
+
+	if (off >= 0 && (size_t)off + 8 <= r->len)
+		memcpy(&v, r->p + off, 8);
+	return v;
+}
+
+/* The text of a __data_loc char[] field at @off, or "" if it is bad. */
+static const char *loc_str(const struct rec *r, int off)
+{
+	uint32_t loc = i32_at(r, off);
+	size_t o = loc & 0xffff, l = loc >> 16;
+
+	if (off < 0 || !l || o + l > r->len || r->p[o + l - 1])
+		return "";
+	return (const char *)r->p + o;
+}
+
+#define COMMON_PID	4	/* struct trace_entry */
+
 TEST_F(chan, events_listed)
 {
-	static const char * const probes[] = {
-		"sched_switch", "sched_wakeup", "sched_process_fork",
-		"sched_process_exec", "sched_process_exit",
-		"irq_handler_entry", "irq_handler_exit", "softirq_entry",
-		"softirq_exit", "sys_enter", "sys_exit",
-	};
-	char meta[65536];
+	char *line, *save, want[160];
+	int avail = 0, found = 0;
 
 	if (access(cpath("events"), F_OK))
 		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
-	ASSERT_EQ(0, get(cpath("metadata"), meta, sizeof(meta)));
-	for (unsigned int i = 0; i < ARRAY_SIZE(probes); i++) {
-		char want[96];
-
-		EXPECT_LT(0, event_id(probes[i])) {
-			TH_LOG("%s", probes[i]);
-		}
-		snprintf(want, sizeof(want), "name = \"%s\";", probes[i]);
-		EXPECT_NE(NULL, strstr(meta, want));
+	if (event_id("sched:sched_switch") < 0)
+		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, get(FTRACE_DIR "/available_events", big2, sizeof(big2)));
+	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
+	/* Every event ftrace offers is described in the metadata... */
+	for (line = strtok_r(big2, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		avail++;
+		snprintf(want, sizeof(want), "name = \"%s\";", line);
+		if (strstr(big, want))
+			found++;
+		else
+			TH_LOG("not in the metadata: %s", line);
 	}
+	EXPECT_LT(500, avail);
+	EXPECT_EQ(avail, found);
+	/* ... and listed, beside the markers. */
+	EXPECT_LE(avail, events_count("", "-"));
+	EXPECT_LT(0, event_id("syscalls:sys_enter_getppid"));
+	EXPECT_LT(0, event_id("irq:softirq_entry"));
 }
 
 TEST_F(chan, events_bad_commands)
 {
+	static const char * const bad[] = {
+		"sched:", ":sched_switch", "a:b:c", "[abc", "x]", "bad/char",
+		"sp ace", "[[a]]",
+		"a123456789012345678901234567890123456789012345678901234567890123",
+	};
+
 	if (access(cpath("events"), F_OK))
 		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
 	EXPECT_EQ(-ENOENT, events_cmd("enable", "no_such_event"));
-	EXPECT_EQ(-ENOENT, events_cmd("disable", "sched_switch"));
-	EXPECT_EQ(-EINVAL, events_cmd("frobnicate", "sched_switch"));
+	EXPECT_EQ(-ENOENT, events_cmd("enable", "no_such_system:no_event"));
+	EXPECT_EQ(-ENOENT, events_cmd("disable", "sched:sched_switch"));
+	EXPECT_EQ(-EINVAL, events_cmd("frobnicate", "sched:sched_switch"));
 	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable\n"));
 	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable    "));
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, events_cmd("enable", bad[i])) {
+			TH_LOG("selector '%s'", bad[i]);
+		}
+	}
+	/* Nothing of the above changed the channel's selection. */
+	EXPECT_EQ(0, events_count("", "enabled"));
+	get(cpath("events"), big, sizeof(big));
+	EXPECT_EQ(NULL, strstr(big, "# enable"));
 	/* A glob may match nothing yet: it waits for modules. */
 	EXPECT_EQ(0, events_cmd("enable", "no_such_module_*"));
 	EXPECT_EQ(0, events_cmd("disable", "no_such_module_*"));
 }
 
-TEST_F(chan, events_busy_in_other_channel)
+TEST_F(chan, events_selectors)
 {
+	int sched;
+
+	if (event_id("sched:sched_switch") < 0)
+		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
+	sched = events_count("sched:", "-");
+	ASSERT_LT(10, sched);
+	/* A system, its events by glob, one event by its own name. */
+	ASSERT_EQ(0, events_cmd("enable", "sched"));
+	EXPECT_EQ(sched, events_count("sched:", "enabled"));
+	EXPECT_EQ(sched, events_count("", "enabled"));
+	ASSERT_EQ(0, events_cmd("disable", "sched"));
+	EXPECT_EQ(0, events_count("", "enabled"));
+	ASSERT_EQ(0, events_cmd("enable", "sched:*"));
+	EXPECT_EQ(sched, events_count("", "enabled"));
+	ASSERT_EQ(0, events_cmd("disable", "sched:*"));
+	ASSERT_EQ(0, events_cmd("enable", "sched_switch"));
+	EXPECT_EQ(1, events_count("sched:sched_switch ", "enabled"));
+	EXPECT_EQ(1, events_count("", "enabled"));
+	ASSERT_EQ(0, events_cmd("enable", "*:sched_wakeup"));
+	EXPECT_EQ(2, events_count("", "enabled"));
+	ASSERT_EQ(0, events_cmd("disable", "*"));
+	/* All of them, and back. */
+	ASSERT_EQ(0, events_cmd("enable", "all"));
+	EXPECT_EQ(0, events_count("", "-"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	ASSERT_EQ(0, events_cmd("disable", "all"));
+	EXPECT_EQ(0, events_count("", "enabled"));
+}
+
+struct switch_count {
+	int id, prev_pid;
+	pid_t pid;
+	int n;
+};
+
+static void count_switch(const struct rec *r, void *arg)
+{
+	struct switch_count *c = arg;
+
+	if (r->id == (unsigned int)c->id &&
+	    i32_at(r, c->prev_pid) == c->pid)
+		c->n++;
+}
+
+TEST_F(chan, events_in_two_channels)
+{
+	struct switch_count a = { .pid = getpid() }, b = a;
 	char other[64];
 
-	if (access(cpath("events"), F_OK))
-		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
+	if (event_id("sched:sched_switch") < 0)
+		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
+	a.id = event_id("sched:sched_switch");
+	a.prev_pid = field_off("sched/sched_switch", "prev_pid");
+	ASSERT_LT(0, a.prev_pid);
+	b = a;
 	snprintf(other, sizeof(other), "%s_b", self->name);
 	ASSERT_EQ(0, chan_control("create", other));
-	ASSERT_EQ(0, events_cmd("enable", "sched_switch"));
+	ASSERT_EQ(0, events_cmd("enable", "sched:sched_switch"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	snprintf(chan_dir, sizeof(chan_dir), LRB_DIR "/%s", other);
-	EXPECT_EQ(-EBUSY, events_cmd("enable", "sched_switch"));
+	ASSERT_EQ(0, put(cpath("subbuf_size"), "4096"));
+	ASSERT_EQ(0, events_cmd("enable", "sched:sched_switch"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 10; i++)
+		usleep(2000);
+	/* The other channel first, then ours: each got every switch. */
+	ASSERT_EQ(0, records_each(count_switch, &b));
 	snprintf(chan_dir, sizeof(chan_dir), "%s", self->dir);
-	EXPECT_EQ(0, events_cmd("disable", "sched_switch"));
-	snprintf(chan_dir, sizeof(chan_dir), LRB_DIR "/%s", other);
-	EXPECT_EQ(0, events_cmd("enable", "sched_switch"));
-	snprintf(chan_dir, sizeof(chan_dir), "%s", self->dir);
+	ASSERT_EQ(0, records_each(count_switch, &a));
+	EXPECT_LE(10, a.n);
+	EXPECT_LE(10, b.n);
 	EXPECT_EQ(0, chan_control("remove", other));
-	/* Removing the other channel released the event. */
-	EXPECT_EQ(0, events_cmd("enable", "sched_switch"));
+	/* Removing the other channel left ours as it was. */
+	EXPECT_EQ(1, events_count("sched:sched_switch ", "enabled"));
 }
 
 struct sys_count {
-	int enter_id, exit_id;
-	long nr;
-	long ret;
+	int enter_id, exit_id, nr_off, ret_off;
+	long nr, ret;
+	pid_t pid;
 	int enters, exits;
 };
 
 static void count_sys(const struct rec *r, void *arg)
 {
 	struct sys_count *c = arg;
-	int64_t id, v;
 
-	if (r->len < 16)
+	if (i32_at(r, COMMON_PID) != c->pid || i32_at(r, c->nr_off) != c->nr)
 		return;
-	memcpy(&id, r->p, 8);
-	memcpy(&v, r->p + 8, 8);
-	if (r->id == c->enter_id && r->len == 56 && id == c->nr)
+	if (r->id == (unsigned int)c->enter_id)
 		c->enters++;
-	if (r->id == c->exit_id && id == c->nr && v == c->ret)
+	if (r->id == (unsigned int)c->exit_id && i64_at(r, c->ret_off) == c->ret)
 		c->exits++;
 }
 
-TEST_F(chan, probe_syscalls)
+TEST_F(chan, trace_event_syscalls)
 {
-	struct sys_count c = { .nr = SYS_getppid, .ret = getppid() };
+	struct sys_count c = {
+		.nr = SYS_getppid, .ret = getppid(), .pid = getpid(),
+	};
 
-	if (access(cpath("events"), F_OK))
-		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
-	ASSERT_EQ(0, events_cmd("enable", "sys_e*"));
-	c.enter_id = event_id("sys_enter");
-	c.exit_id = event_id("sys_exit");
+	if (event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no system call events");
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_*_getppid"));
+	c.enter_id = event_id("syscalls:sys_enter_getppid");
+	c.exit_id = event_id("syscalls:sys_exit_getppid");
+	c.nr_off = field_off("syscalls/sys_enter_getppid", "__syscall_nr");
+	c.ret_off = field_off("syscalls/sys_exit_getppid", "ret");
+	ASSERT_LT(0, c.nr_off);
+	ASSERT_EQ(c.nr_off, field_off("syscalls/sys_exit_getppid", "__syscall_nr"));
+	ASSERT_LT(0, c.ret_off);
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	for (int i = 0; i < 100; i++)
 		syscall(SYS_getppid);
 	ASSERT_EQ(0, records_each(count_sys, &c));
-	/* Ours, plus any getppid() of other tasks. */
-	EXPECT_LE(100, c.enters);
-	EXPECT_LE(100, c.exits);
+	EXPECT_EQ(100, c.enters);
+	EXPECT_EQ(100, c.exits);
 	/* Disabled at run time: no more records. */
-	ASSERT_EQ(0, events_cmd("disable", "sys_e*"));
+	ASSERT_EQ(0, events_cmd("disable", "syscalls:*"));
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	for (int i = 0; i < 100; i++)
 		syscall(SYS_getppid);
@@ -760,6 +923,7 @@ TEST_F(chan, probe_syscalls)
 
 struct proc_check {
 	int fork_id, exec_id, exit_id;
+	int parent_off, child_off, exec_pid_off, filename_off, exit_pid_off;
 	pid_t parent, child;
 	int forks, execs, exits;
 };
@@ -767,33 +931,34 @@ struct proc_check {
 static void check_proc(const struct rec *r, void *arg)
 {
 	struct proc_check *c = arg;
-	int32_t a, b;
 
-	if (r->id == c->fork_id && r->len == 40) {
-		memcpy(&a, r->p + 16, 4);
-		memcpy(&b, r->p + 36, 4);
-		c->forks += a == c->parent && b == c->child;
-	} else if (r->id == c->exec_id && r->len > 8) {
-		memcpy(&a, r->p, 4);
-		c->execs += a == c->child &&
-			    !strcmp((const char *)r->p + 8, "/bin/true");
-	} else if (r->id == c->exit_id && r->len == 24) {
-		memcpy(&a, r->p + 16, 4);
-		c->exits += a == c->child;
-	}
+	if (r->id == (unsigned int)c->fork_id)
+		c->forks += i32_at(r, c->parent_off) == c->parent &&
+			    i32_at(r, c->child_off) == c->child;
+	else if (r->id == (unsigned int)c->exec_id)
+		c->execs += i32_at(r, c->exec_pid_off) == c->child &&
+			    !strcmp(loc_str(r, c->filename_off), "/bin/true");
+	else if (r->id == (unsigned int)c->exit_id)
+		c->exits += i32_at(r, c->exit_pid_off) == c->child;
 }
 
-TEST_F(chan, probe_fork_exec_exit)
+TEST_F(chan, trace_event_fork_exec_exit)
 {
 	struct proc_check c = { .parent = getpid() };
 	int status;
 
-	if (access(cpath("events"), F_OK))
-		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
-	ASSERT_EQ(0, events_cmd("enable", "sched_process_*"));
-	c.fork_id = event_id("sched_process_fork");
-	c.exec_id = event_id("sched_process_exec");
-	c.exit_id = event_id("sched_process_exit");
+	if (event_id("sched:sched_process_fork") < 0)
+		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "sched:sched_process_*"));
+	c.fork_id = event_id("sched:sched_process_fork");
+	c.exec_id = event_id("sched:sched_process_exec");
+	c.exit_id = event_id("sched:sched_process_exit");
+	c.parent_off = field_off("sched/sched_process_fork", "parent_pid");
+	c.child_off = field_off("sched/sched_process_fork", "child_pid");
+	c.exec_pid_off = field_off("sched/sched_process_exec", "pid");
+	c.filename_off = field_off("sched/sched_process_exec", "filename");
+	c.exit_pid_off = field_off("sched/sched_process_exit", "pid");
+	ASSERT_LT(0, c.filename_off);
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	c.child = fork();
 	ASSERT_LE(0, c.child);
@@ -810,6 +975,7 @@ TEST_F(chan, probe_fork_exec_exit)
 
 struct sched_check {
 	int switch_id, wakeup_id;
+	int prev_comm, prev_pid, prev_state, next_pid, wakeup_pid;
 	pid_t pid;
 	int out_sleeping, in, wakeups;
 };
@@ -817,33 +983,35 @@ struct sched_check {
 static void check_sched(const struct rec *r, void *arg)
 {
 	struct sched_check *c = arg;
-	int32_t pid;
-	int64_t state;
 
-	if (r->id == c->switch_id && r->len == 56) {
-		memcpy(&pid, r->p + 16, 4);
-		memcpy(&state, r->p + 24, 8);
-		if (pid == c->pid && state == 1 &&
-		    !strncmp((const char *)r->p, "lrb_test", 16))
+	if (r->id == (unsigned int)c->switch_id) {
+		if (i32_at(r, c->prev_pid) == c->pid &&
+		    i64_at(r, c->prev_state) == 1 &&
+		    !strncmp((const char *)r->p + c->prev_comm, "lrb_test", 16))
 			c->out_sleeping++;
-		memcpy(&pid, r->p + 48, 4);
-		c->in += pid == c->pid;
-	} else if (r->id == c->wakeup_id && r->len == 28) {
-		memcpy(&pid, r->p + 16, 4);
-		c->wakeups += pid == c->pid;
+		c->in += i32_at(r, c->next_pid) == c->pid;
+	} else if (r->id == (unsigned int)c->wakeup_id) {
+		c->wakeups += i32_at(r, c->wakeup_pid) == c->pid;
 	}
 }
 
-TEST_F(chan, probe_sched_switch_wakeup)
+TEST_F(chan, trace_event_sched_switch_wakeup)
 {
 	struct sched_check c = { .pid = getpid() };
 
-	if (access(cpath("events"), F_OK))
-		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
-	ASSERT_EQ(0, events_cmd("enable", "sched_switch"));
-	ASSERT_EQ(0, events_cmd("enable", "sched_wakeup"));
-	c.switch_id = event_id("sched_switch");
-	c.wakeup_id = event_id("sched_wakeup");
+	if (event_id("sched:sched_switch") < 0)
+		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "sched:sched_switch"));
+	ASSERT_EQ(0, events_cmd("enable", "sched:sched_wakeup"));
+	c.switch_id = event_id("sched:sched_switch");
+	c.wakeup_id = event_id("sched:sched_wakeup");
+	c.prev_comm = field_off("sched/sched_switch", "prev_comm");
+	c.prev_pid = field_off("sched/sched_switch", "prev_pid");
+	c.prev_state = field_off("sched/sched_switch", "prev_state");
+	c.next_pid = field_off("sched/sched_switch", "next_pid");
+	c.wakeup_pid = field_off("sched/sched_wakeup", "pid");
+	ASSERT_LT(0, c.prev_comm);
+	ASSERT_LT(0, c.wakeup_pid);
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	for (int i = 0; i < 10; i++)
 		usleep(2000);
@@ -856,41 +1024,43 @@ TEST_F(chan, probe_sched_switch_wakeup)
 
 struct irq_count {
 	int entry_id, exit_id, soft_entry_id, soft_exit_id;
+	int name_off, vec_off;
 	int entries, named, exits, soft_entries, soft_exits;
 };
 
 static void count_irq(const struct rec *r, void *arg)
 {
 	struct irq_count *c = arg;
-	uint32_t vec;
 
-	if (r->id == c->entry_id && r->len > 4) {
+	if (r->id == (unsigned int)c->entry_id) {
 		c->entries++;
-		c->named += strlen((const char *)r->p + 4) > 0;
-	} else if (r->id == c->exit_id && r->len == 8) {
+		c->named += strlen(loc_str(r, c->name_off)) > 0;
+	} else if (r->id == (unsigned int)c->exit_id) {
 		c->exits++;
-	} else if ((r->id == c->soft_entry_id || r->id == c->soft_exit_id) &&
-		   r->len == 4) {
-		memcpy(&vec, r->p, 4);
-		if (vec < 10) {
-			c->soft_entries += r->id == c->soft_entry_id;
-			c->soft_exits += r->id == c->soft_exit_id;
-		}
+	} else if ((r->id == (unsigned int)c->soft_entry_id ||
+		    r->id == (unsigned int)c->soft_exit_id) &&
+		   (uint32_t)i32_at(r, c->vec_off) < 10) {
+		c->soft_entries += r->id == (unsigned int)c->soft_entry_id;
+		c->soft_exits += r->id == (unsigned int)c->soft_exit_id;
 	}
 }
 
-TEST_F(chan, probe_irq_softirq)
+TEST_F(chan, trace_event_irq_softirq)
 {
 	struct irq_count c = {};
 
-	if (access(cpath("events"), F_OK))
-		SKIP(return, "no events file (CONFIG_LRB_MARKERS=n)");
-	ASSERT_EQ(0, events_cmd("enable", "irq_handler_*"));
-	ASSERT_EQ(0, events_cmd("enable", "softirq_*"));
-	c.entry_id = event_id("irq_handler_entry");
-	c.exit_id = event_id("irq_handler_exit");
-	c.soft_entry_id = event_id("softirq_entry");
-	c.soft_exit_id = event_id("softirq_exit");
+	if (event_id("irq:irq_handler_entry") < 0)
+		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "irq:irq_handler_*"));
+	ASSERT_EQ(0, events_cmd("enable", "irq:softirq_e*"));
+	c.entry_id = event_id("irq:irq_handler_entry");
+	c.exit_id = event_id("irq:irq_handler_exit");
+	c.soft_entry_id = event_id("irq:softirq_entry");
+	c.soft_exit_id = event_id("irq:softirq_exit");
+	c.name_off = field_off("irq/irq_handler_entry", "name");
+	c.vec_off = field_off("irq/softirq_entry", "vec");
+	ASSERT_LT(0, c.name_off);
+	ASSERT_LT(0, c.vec_off);
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	/* Console output interrupts; sleeping runs timer softirqs. */
 	for (int i = 0; i < 20; i++) {
@@ -906,8 +1076,9 @@ TEST_F(chan, probe_irq_softirq)
 }
 
 struct sample_check {
-	int burst_id, site_id, bye_id;
-	int bursts, in_order, site, bye;
+	int burst_id, site_id, bye_id, step_id;
+	int seq_off, tag_off, bytes_off;
+	int bursts, in_order, site, bye, steps, steps_ok;
 	uint32_t site_v, bye_total;
 };
 
@@ -919,16 +1090,23 @@ static void check_sample(const struct rec *r, void *arg)
 	if (r->len < 4)
 		return;
 	memcpy(&v, r->p, 4);
-	if (r->id == c->burst_id && r->len == 10 &&
+	if (r->id == (unsigned int)c->burst_id && r->len == 10 &&
 	    !strcmp((const char *)r->p + 4, "burst")) {
 		c->in_order += v == (uint32_t)c->bursts;
 		c->bursts++;
-	} else if (r->id == c->site_id && r->len == 4) {
+	} else if (r->id == (unsigned int)c->site_id && r->len == 4) {
 		c->site++;
 		c->site_v = v;
-	} else if (r->id == c->bye_id && r->len == 4) {
+	} else if (r->id == (unsigned int)c->bye_id && r->len == 4) {
 		c->bye++;
 		c->bye_total = v;
+	} else if (r->id == (unsigned int)c->step_id && c->bytes_off > 0) {
+		/* The module's trace event, as ftrace lays it out. */
+		c->steps_ok += (uint32_t)i32_at(r, c->seq_off) == (uint32_t)c->steps &&
+			       !strcmp(loc_str(r, c->tag_off), "step") &&
+			       r->p[c->bytes_off] == (uint8_t)c->steps &&
+			       r->p[c->bytes_off + 2] == 0xab;
+		c->steps++;
 	}
 }
 
@@ -944,7 +1122,11 @@ static int sample_load_unload(struct sample_check *c, int n,
 	c->burst_id = event_id("lrb_sample_burst");
 	c->site_id = event_id("lrb_sample_site");
 	c->bye_id = event_id("lrb_sample_bye");
-	if (disable_first && events_cmd("disable", "lrb_sample_*"))
+	c->step_id = event_id("lrb_sample:lrb_sample_step");
+	c->seq_off = field_off("lrb_sample/lrb_sample_step", "seq");
+	c->tag_off = field_off("lrb_sample/lrb_sample_step", "tag");
+	c->bytes_off = field_off("lrb_sample/lrb_sample_step", "bytes");
+	if (disable_first && events_cmd("disable", "lrb_sample*"))
 		return -1;
 	return system("rmmod lrb_sample") ? -1 : 0;
 }
@@ -952,15 +1134,16 @@ static int sample_load_unload(struct sample_check *c, int n,
 TEST_F(chan, marker_module_load_unload)
 {
 	struct sample_check c = {};
-	char meta[65536];
 
 	if (access(SAMPLE_KO, F_OK) || access(cpath("events"), F_OK))
 		SKIP(return, "no " SAMPLE_KO " or CONFIG_LRB_MARKERS=n");
-	/* Enabled before the module exists: the glob waits for it. */
+	/* Enabled before the module exists: the globs wait for it. */
 	ASSERT_EQ(0, events_cmd("enable", "lrb_sample_*"));
+	ASSERT_EQ(0, events_cmd("enable", "lrb_sample:*"));
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	ASSERT_EQ(0, sample_load_unload(&c, 50, false));
 	EXPECT_EQ(-1, event_id("lrb_sample_burst"));
+	EXPECT_EQ(-1, event_id("lrb_sample:lrb_sample_step"));
 	ASSERT_EQ(0, records_each(check_sample, &c));
 	EXPECT_EQ(50, c.bursts);
 	EXPECT_EQ(50, c.in_order);
@@ -968,9 +1151,15 @@ TEST_F(chan, marker_module_load_unload)
 	EXPECT_EQ(50, c.site_v);
 	EXPECT_EQ(1, c.bye);
 	EXPECT_EQ(50, c.bye_total);
+	if (c.step_id > 0) {
+		EXPECT_EQ(50, c.steps);
+		EXPECT_EQ(50, c.steps_ok);
+	}
 	/* Unloaded, still described: the trace stays readable. */
-	ASSERT_EQ(0, get(cpath("metadata"), meta, sizeof(meta)));
-	EXPECT_NE(NULL, strstr(meta, "name = \"lrb_sample_bye\";"));
+	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
+	EXPECT_NE(NULL, strstr(big, "name = \"lrb_sample_bye\";"));
+	if (c.step_id > 0)
+		EXPECT_NE(NULL, strstr(big, "name = \"lrb_sample:lrb_sample_step\";"));
 }
 
 TEST_F(chan, marker_disabled_at_run_time)
@@ -979,7 +1168,7 @@ TEST_F(chan, marker_disabled_at_run_time)
 
 	if (access(SAMPLE_KO, F_OK) || access(cpath("events"), F_OK))
 		SKIP(return, "no " SAMPLE_KO " or CONFIG_LRB_MARKERS=n");
-	ASSERT_EQ(0, events_cmd("enable", "lrb_sample_*"));
+	ASSERT_EQ(0, events_cmd("enable", "lrb_sample*"));
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	/* Disabled after the load, before the unload's marker. */
 	ASSERT_EQ(0, sample_load_unload(&c, 5, true));

@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LRB trace events: every trace event of the kernel and of its modules
+ * recordable into LRB channels, named SYSTEM:EVENT as in ftrace.
+ *
+ * Events defined with TRACE_EVENT() are recorded by the probe the LRB
+ * stage generates for their class (include/trace/lrb.h), registered on
+ * the tracepoint once per (event, channel) link. The system call events
+ * (syscalls:sys_enter_NAME, syscalls:sys_exit_NAME) have no class of
+ * their own: one pair of probes on the raw sys_enter/sys_exit tracepoints
+ * serves them all, as in ftrace.
+ *
+ * A record is the ftrace entry of the event byte for byte: the common
+ * fields, the event's fields, then its dynamic data. Its CTF description
+ * is generated from the same field list that ftrace's format file prints
+ * (trace_get_fields()), so no layout is written down twice.
+ */
+
+#include <linux/lrb.h>
+#include <linux/lrb_marker.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/seq_buf.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/syscalls.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+#include <asm/syscall.h>
+#include <trace/syscall.h>
+#ifdef CONFIG_FTRACE_SYSCALLS
+#include <trace/events/syscalls.h>
+#endif
+
+#include "trace.h"
+#include "lrb_events.h"
+
+/**
+ * struct lrb_trace_event - a trace event in the LRB registry
+ * @ev: the registry's event.
+ * @call: ftrace's event.
+ * @list: in lrb_trace_events.
+ * @name: SYSTEM:EVENT.
+ */
+struct lrb_trace_event {
+	struct lrb_event ev;
+	struct trace_event_call *call;
+	struct list_head list;
+	char name[];
+};
+
+static DEFINE_MUTEX(lrb_te_mutex);
+static LIST_HEAD(lrb_trace_events);
+
+static struct lrb_trace_event *to_te(struct lrb_event *ev)
+{
+	return container_of(ev, struct lrb_trace_event, ev);
+}
+
+/**
+ * lrb_trace_event_reserve() - reserve the record of a trace event
+ * @data: the link the probe was registered with.
+ * @slot: the reservation, for lrb_commit().
+ * @len: bytes of the entry: common fields, fields and dynamic data.
+ *
+ * Called by the probes of the LRB stage (include/trace/lrb.h), in the
+ * context of the tracepoint.
+ *
+ * Return: the entry, its common fields set, for TP_fast_assign() to fill;
+ * NULL when the record is lost (the channel counts it).
+ */
+void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
+{
+	struct lrb_event_link *l = data;
+	unsigned int ctx;
+
+	/*
+	 * The interrupt state and preempt count of the event, as ftrace
+	 * takes them: before lrb_reserve(), which may disable interrupts
+	 * (LRB_SYNC_IRQOFF).
+	 */
+	ctx = tracing_gen_ctx_dec();
+	if (lrb_reserve(l->chan, slot, l->ev->id, len))
+		return NULL;
+	tracing_generic_entry_update(slot->data,
+				     to_te(l->ev)->call->event.type, ctx);
+	return slot->data;
+}
+EXPORT_SYMBOL_GPL(lrb_trace_event_reserve);
+
+/* CTF description */
+
+#define LRB_TE_FIELDS_MAX	64
+
+static int lrb_te_field_cmp(const void *a, const void *b)
+{
+	const struct ftrace_event_field *fa = *(void * const *)a;
+	const struct ftrace_event_field *fb = *(void * const *)b;
+
+	return fa->offset - fb->offset;
+}
+
+/* Bytes of an element of a C type, from its name; 0 if unknown. */
+static unsigned int lrb_te_elem_size(const char *type)
+{
+	static const struct {
+		const char *name;
+		unsigned int size;
+	} types[] = {
+		{ "char", 1 }, { "unsigned char", 1 }, { "signed char", 1 },
+		{ "u8", 1 }, { "s8", 1 }, { "bool", 1 }, { "__u8", 1 },
+		{ "short", 2 }, { "unsigned short", 2 }, { "u16", 2 },
+		{ "s16", 2 }, { "__u16", 2 }, { "__be16", 2 },
+		{ "int", 4 }, { "unsigned int", 4 }, { "u32", 4 },
+		{ "s32", 4 }, { "__u32", 4 }, { "pid_t", 4 }, { "__be32", 4 },
+		{ "long", sizeof(long) }, { "unsigned long", sizeof(long) },
+		{ "u64", 8 }, { "s64", 8 }, { "__u64", 8 },
+	};
+	size_t n = strcspn(type, "[");
+	unsigned int i;
+
+	if (memchr(type, '*', n))
+		return sizeof(void *);
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		if (strlen(types[i].name) == n && !strncmp(type, types[i].name, n))
+			return types[i].size;
+	return 0;
+}
+
+static bool lrb_te_is_text(const char *type)
+{
+	return !strncmp(type, "char[", 5) || !strncmp(type, "char ", 5) ||
+	       !strcmp(type, "char");
+}
+
+static bool lrb_te_is_signed(const char *type)
+{
+	return !strncmp(type, "char", 4) || !strncmp(type, "short", 5) ||
+	       !strncmp(type, "int", 3) || !strncmp(type, "long", 4) ||
+	       !strncmp(type, "s8", 2) || !strncmp(type, "s16", 3) ||
+	       !strncmp(type, "s32", 3) || !strncmp(type, "s64", 3) ||
+	       !strncmp(type, "pid_t", 5) || !strncmp(type, "signed", 6);
+}
+
+/* Bytes of an element of the dynamic array @f, as its CTF type has it. */
+static unsigned int lrb_te_loc_elem(const struct ftrace_event_field *f)
+{
+	const char *elem = strchr(f->type, ' ') + 1;
+	unsigned int esize = lrb_te_elem_size(elem);
+
+	if (lrb_te_is_text(elem) || !esize || !is_power_of_2(esize))
+		return 1;
+	return esize;
+}
+
+/*
+ * The 32-bit location of dynamic data (__data_loc or __rel_loc): 16 bits
+ * of offset, then 16 bits of length in bytes. For elements of 2^k bytes,
+ * the length is split so that its high 16 - k bits are the element count
+ * that the CTF sequence needs.
+ */
+static void lrb_te_loc(struct seq_buf *s, const char *name, unsigned int esize,
+		       unsigned int align)
+{
+	char fname[80];
+	unsigned int k = ilog2(esize);
+
+	snprintf(fname, sizeof(fname), "_%s_off", name);
+	lrb_tsdl_integer(s, fname, 16, align, 0, "");
+	if (!k) {
+		snprintf(fname, sizeof(fname), "_%s_len", name);
+		lrb_tsdl_integer(s, fname, 16, 8, 0, "");
+		return;
+	}
+	snprintf(fname, sizeof(fname), "_%s_len_low", name);
+	lrb_tsdl_integer(s, fname, k, 1, 0, "");
+	snprintf(fname, sizeof(fname), "_%s_len", name);
+	lrb_tsdl_integer(s, fname, 16 - k, 1, 0, "");
+}
+
+/* The dynamic data of @f, after the fixed part. */
+static void lrb_te_dynamic(struct seq_buf *s,
+			   const struct ftrace_event_field *f)
+{
+	const char *elem = strchr(f->type, ' ') + 1;
+	unsigned int esize = lrb_te_loc_elem(f);
+	char suffix[80];
+
+	snprintf(suffix, sizeof(suffix), "[__%s_len]", f->name);
+	if (lrb_te_is_text(elem))
+		lrb_tsdl_integer(s, f->name, 8, 8, LRB_TSDL_TEXT, suffix);
+	else if (esize > 1 || lrb_te_elem_size(elem) == 1)
+		lrb_tsdl_integer(s, f->name, esize * 8, 8,
+				 lrb_te_is_signed(elem) ? LRB_TSDL_SIGNED : 0,
+				 suffix);
+	else
+		lrb_tsdl_integer(s, f->name, 8, 8, LRB_TSDL_OPAQUE, suffix);
+}
+
+/* A fixed field at the current offset, aligned to @align bits. */
+static void lrb_te_fixed(struct seq_buf *s, const struct ftrace_event_field *f,
+			 unsigned int align)
+{
+	unsigned int esize = lrb_te_elem_size(f->type);
+	unsigned int flags = f->is_signed ? LRB_TSDL_SIGNED : 0;
+	const char *bracket = strchr(f->type, '[');
+	char suffix[24] = "";
+
+	if (bracket && esize && f->size % esize == 0 && is_power_of_2(esize)) {
+		snprintf(suffix, sizeof(suffix), "[%u]", f->size / esize);
+		if (lrb_te_is_text(f->type))
+			flags = LRB_TSDL_TEXT;
+		lrb_tsdl_integer(s, f->name, esize * 8, align, flags, suffix);
+	} else if (!bracket && f->size <= 8 && is_power_of_2(f->size)) {
+		if (strchr(f->type, '*'))
+			flags = LRB_TSDL_HEX;
+		lrb_tsdl_integer(s, f->name, f->size * 8, align, flags, "");
+	} else {
+		snprintf(suffix, sizeof(suffix), "[%d]", f->size);
+		lrb_tsdl_integer(s, f->name, 8, 8, LRB_TSDL_OPAQUE, suffix);
+	}
+}
+
+static bool lrb_te_is_loc(const struct ftrace_event_field *f)
+{
+	return !strncmp(f->type, "__data_loc ", 11) ||
+	       !strncmp(f->type, "__rel_loc ", 10);
+}
+
+/* The natural alignment of @f in bytes. */
+static unsigned int lrb_te_align(const struct ftrace_event_field *f)
+{
+	unsigned int a;
+
+	if (lrb_te_is_loc(f))
+		return 4;
+	if (!strchr(f->type, '[') && f->size <= 8 && is_power_of_2(f->size))
+		return f->size;
+	a = lrb_te_elem_size(f->type);
+	if (!a || !is_power_of_2(a))
+		a = 1;
+	return min(a, 8U);
+}
+
+/*
+ * The fields in offset order, each at its natural alignment (the payload
+ * of a record starts 8-byte aligned in its packet) or after explicit
+ * padding where the layout is packed; then the dynamic data in the order
+ * of their locations, which is the order the entry holds them in.
+ */
+static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
+{
+	struct ftrace_event_field *fields[LRB_TE_FIELDS_MAX], *f;
+	struct list_head *head = trace_get_fields(to_te(ev)->call);
+	unsigned int n = 0, i, a, cur = sizeof(struct trace_entry);
+	char pad[80];
+
+	list_for_each_entry(f, head, link) {
+		if (n == ARRAY_SIZE(fields))
+			return -E2BIG;
+		fields[n++] = f;
+	}
+	sort(fields, n, sizeof(fields[0]), lrb_te_field_cmp, NULL);
+	lrb_tsdl_integer(s, "common_type", 16, 16, 0, "");
+	lrb_tsdl_integer(s, "common_flags", 8, 8, 0, "");
+	lrb_tsdl_integer(s, "common_preempt_count", 8, 8, 0, "");
+	lrb_tsdl_integer(s, "common_pid", 32, 32, LRB_TSDL_SIGNED, "");
+	for (i = 0; i < n; i++) {
+		f = fields[i];
+		if (f->offset < cur)
+			return -EINVAL;
+		a = lrb_te_align(f);
+		if (ALIGN(cur, a) != f->offset) {
+			snprintf(pad, sizeof(pad), "_%s_pad[%d]", f->name,
+				 f->offset - cur);
+			lrb_tsdl_integer(s, pad, 8, 8, 0, "");
+			a = 1;
+		}
+		if (lrb_te_is_loc(f))
+			lrb_te_loc(s, f->name, lrb_te_loc_elem(f), a * 8);
+		else
+			lrb_te_fixed(s, f, a * 8);
+		cur = f->offset + f->size;
+	}
+	for (i = 0; i < n; i++)
+		if (lrb_te_is_loc(fields[i]))
+			lrb_te_dynamic(s, fields[i]);
+	return 0;
+}
+
+/* Trace events: the stage's probe, once per link */
+
+static int lrb_te_start(struct lrb_event_link *l)
+{
+	struct trace_event_call *call = to_te(l->ev)->call;
+
+	return tracepoint_probe_register(call->tp, call->class->lrb_probe, l);
+}
+
+static void lrb_te_stop(struct lrb_event_link *l)
+{
+	struct trace_event_call *call = to_te(l->ev)->call;
+
+	WARN_ON_ONCE(tracepoint_probe_unregister(call->tp,
+						 call->class->lrb_probe, l));
+}
+
+#ifdef CONFIG_FTRACE_SYSCALLS
+/*
+ * System call events: the event of each system call number, set once at
+ * boot; the probes on sys_enter and sys_exit run while any link of a
+ * system call event runs. lrb_sc_links is serialized by the registry,
+ * which calls start() and stop() under its mutex.
+ */
+static struct lrb_event *lrb_sc_enter_ev[NR_syscalls] __read_mostly;
+static struct lrb_event *lrb_sc_exit_ev[NR_syscalls] __read_mostly;
+static unsigned int lrb_sc_links;
+
+static int lrb_sc_nr(struct pt_regs *regs)
+{
+#ifdef ARCH_TRACE_IGNORE_COMPAT_SYSCALLS
+	/* As ftrace: compat numbers are not the native table's. */
+	if (unlikely(arch_trace_is_compat_syscall(regs)))
+		return -1;
+#endif
+	return syscall_get_nr(current, regs);
+}
+
+/* One sys_enter_NAME record in the channel of @l. */
+static void lrb_sc_enter_write(struct lrb_event_link *l, int nr,
+			       const unsigned long *args, unsigned int nargs)
+{
+	struct syscall_trace_enter *ent;
+	struct lrb_slot slot;
+
+	ent = lrb_trace_event_reserve(l, &slot,
+				      struct_size(ent, args, nargs));
+	if (!ent)
+		return;
+	ent->nr = nr;
+	memcpy(ent->args, args, sizeof(*args) * nargs);
+	lrb_commit(&slot);
+}
+
+static void lrb_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct syscall_metadata *meta;
+	struct lrb_event_link *l;
+	unsigned long args[6];
+	struct lrb_event *ev;
+	int nr;
+
+	/* The ftrace entry's preempt_count, as ftrace takes it. */
+	preempt_disable_notrace();
+	nr = lrb_sc_nr(regs);
+	if (nr < 0 || nr >= NR_syscalls || !lrb_sc_enter_ev[nr])
+		goto out;
+	ev = lrb_sc_enter_ev[nr];
+	meta = to_te(ev)->call->data;
+	syscall_get_arguments(current, regs, args);
+	list_for_each_entry_rcu(l, &ev->links, ev_node)
+		lrb_sc_enter_write(l, nr, args, meta->nb_args);
+out:
+	preempt_enable_notrace();
+}
+
+/* One sys_exit_NAME record in the channel of @l. */
+static void lrb_sc_exit_write(struct lrb_event_link *l, int nr, long ret)
+{
+	struct syscall_trace_exit *ent;
+	struct lrb_slot slot;
+
+	ent = lrb_trace_event_reserve(l, &slot, sizeof(*ent));
+	if (!ent)
+		return;
+	ent->nr = nr;
+	ent->ret = ret;
+	lrb_commit(&slot);
+}
+
+static void lrb_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct lrb_event_link *l;
+	int nr;
+
+	preempt_disable_notrace();
+	nr = lrb_sc_nr(regs);
+	if (nr < 0 || nr >= NR_syscalls || !lrb_sc_exit_ev[nr])
+		goto out;
+	ret = syscall_get_return_value(current, regs);
+	list_for_each_entry_rcu(l, &lrb_sc_exit_ev[nr]->links, ev_node)
+		lrb_sc_exit_write(l, nr, ret);
+out:
+	preempt_enable_notrace();
+}
+
+static int lrb_sc_start(struct lrb_event_link *l)
+{
+	int ret;
+
+	if (lrb_sc_links++)
+		return 0;
+	ret = register_trace_sys_enter(lrb_sys_enter, NULL);
+	if (!ret) {
+		ret = register_trace_sys_exit(lrb_sys_exit, NULL);
+		if (ret)
+			unregister_trace_sys_enter(lrb_sys_enter, NULL);
+	}
+	if (ret)
+		lrb_sc_links--;
+	return ret;
+}
+
+static void lrb_sc_stop(struct lrb_event_link *l)
+{
+	if (--lrb_sc_links)
+		return;
+	unregister_trace_sys_enter(lrb_sys_enter, NULL);
+	unregister_trace_sys_exit(lrb_sys_exit, NULL);
+}
+
+/* Set up @te if it is a system call event; false if it is not one. */
+static bool lrb_sc_init(struct lrb_trace_event *te)
+{
+	struct syscall_metadata *meta = te->call->data;
+	struct lrb_event **table;
+
+	if (!is_syscall_trace_event(te->call))
+		return false;
+	table = te->call->class == &event_class_syscall_enter ?
+		lrb_sc_enter_ev : lrb_sc_exit_ev;
+	if (meta->syscall_nr >= 0 && meta->syscall_nr < NR_syscalls)
+		table[meta->syscall_nr] = &te->ev;
+	te->ev.start = lrb_sc_start;
+	te->ev.stop = lrb_sc_stop;
+	return true;
+}
+#else
+static bool lrb_sc_init(struct lrb_trace_event *te)
+{
+	return false;
+}
+#endif /* CONFIG_FTRACE_SYSCALLS */
+
+/* Registration */
+
+/* Add ftrace's event @call to the registry, if LRB can record it. */
+static void lrb_te_add(struct trace_event_call *call)
+{
+	const char *sys = call->class->system, *name;
+	struct lrb_trace_event *te;
+	int ret;
+
+	/* Not initialized by ftrace (a system call the table lacks). */
+	if (!call->event.type)
+		return;
+	name = trace_event_name(call);
+	te = kzalloc(struct_size(te, name, strlen(sys) + strlen(name) + 2),
+		     GFP_KERNEL);
+	if (!te)
+		goto fail;
+	sprintf(te->name, "%s:%s", sys, name);
+	te->call = call;
+	te->ev.name = te->name;
+	te->ev.describe = lrb_te_describe;
+	if (!lrb_sc_init(te)) {
+		/* Dynamic events (kprobes, synthetic) have no LRB probe. */
+		if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||
+		    !call->class->lrb_probe) {
+			kfree(te);
+			return;
+		}
+		te->ev.start = lrb_te_start;
+		te->ev.stop = lrb_te_stop;
+	}
+	ret = lrb_event_register(&te->ev);
+	if (ret) {
+		pr_warn("lrb: trace event %s not registered: %d\n", te->name,
+			ret);
+		kfree(te);
+		return;
+	}
+	list_add_tail(&te->list, &lrb_trace_events);
+	return;
+fail:
+	pr_warn("lrb: no memory for trace event %s\n", trace_event_name(call));
+}
+
+#ifdef CONFIG_MODULES
+static void lrb_te_remove(struct trace_event_call *call)
+{
+	struct lrb_trace_event *te;
+
+	list_for_each_entry(te, &lrb_trace_events, list) {
+		if (te->call != call)
+			continue;
+		lrb_event_unregister(&te->ev);
+		list_del(&te->list);
+		kfree(te);
+		return;
+	}
+}
+
+static void lrb_te_module(struct module *mod, bool coming)
+{
+	unsigned int i;
+
+	mutex_lock(&lrb_te_mutex);
+	for (i = 0; i < mod->num_trace_events; i++) {
+		if (coming)
+			lrb_te_add(mod->trace_events[i]);
+		else
+			lrb_te_remove(mod->trace_events[i]);
+	}
+	mutex_unlock(&lrb_te_mutex);
+}
+
+/* After ftrace's notifier (priority 1) has set up the module's events. */
+static int lrb_te_coming(struct notifier_block *nb, unsigned long val,
+			 void *data)
+{
+	if (val == MODULE_STATE_COMING)
+		lrb_te_module(data, true);
+	return NOTIFY_OK;
+}
+
+/* Before ftrace removes them, and before the module's tracepoints go. */
+static int lrb_te_going(struct notifier_block *nb, unsigned long val,
+			void *data)
+{
+	if (val == MODULE_STATE_GOING)
+		lrb_te_module(data, false);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block lrb_te_coming_nb = {
+	.notifier_call = lrb_te_coming,
+	.priority = 0,
+};
+
+static struct notifier_block lrb_te_going_nb = {
+	.notifier_call = lrb_te_going,
+	.priority = 2,
+};
+#endif /* CONFIG_MODULES */
+
+static __init int lrb_trace_events_init(void)
+{
+	struct trace_event_call **call;
+
+	mutex_lock(&lrb_te_mutex);
+	for (call = __start_ftrace_events; call < __stop_ftrace_events; call++)
+		lrb_te_add(*call);
+	mutex_unlock(&lrb_te_mutex);
+#ifdef CONFIG_MODULES
+	register_module_notifier(&lrb_te_coming_nb);
+	register_module_notifier(&lrb_te_going_nb);
+#endif
+	return 0;
+}
+device_initcall(lrb_trace_events_init);
