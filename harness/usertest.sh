@@ -107,27 +107,23 @@ expect "module trace event: 20 lrb_sample:lrb_sample_step, tag and bytes" \
 	"[ \$(count lrb_sample:lrb_sample_step 'bytes = \\[ \\[0\\] = [0-9]+, \\[1\\] = 0, \\[2\\] = 171 \\], tag = \"step\"') -eq 20 ]"
 expect "module marker at unload: lrb_sample_bye total = 20" "has lrb_sample_bye 'total = 20 }'"
 
-# ftrace as the oracle (harness/oracle.py): same counts per event type for
-# the workload's processes, same field values.
-py=/usr/bin/python3
-if [ -d "$share/oracle/lrb" ]; then
-	"$py" "$here/oracle.py" compare "$share/oracle" >"$work/oracle.out" 2>&1
+# ftrace as the oracle (harness/oracle.py): for the workload's processes,
+# the same count of every event type and the same field values; and with
+# every event enabled, every available event described and decoded.
+# oracle SUBCOMMAND DIR PATTERN NAME: run oracle.py, quote its summary.
+oracle() {
+	local out=$work/$1.out rc
+	if [ ! -d "$share/$2/lrb" ]; then
+		fail "$2 traces copied to the host"
+		return
+	fi
+	/usr/bin/python3 "$here/oracle.py" "$1" "$share/$2" >"$out" 2>&1
 	rc=$?
-	grep -E '^oracle: ' "$work/oracle.out" | sed 's/^/    /'
-	expect "oracle: LRB and ftrace record the same events with the same fields" "[ $rc -eq 0 ]" ||
-		head -n 40 "$work/oracle.out"
-else
-	fail "oracle traces copied to the host"
-fi
-if [ -d "$share/all/lrb" ]; then
-	"$py" "$here/oracle.py" coverage "$share/all" >"$work/coverage.out" 2>&1
-	rc=$?
-	grep -E '^(coverage|opaque): ' "$work/coverage.out" | sed 's/^/    /'
-	expect "coverage: every available event described, babeltrace2 decodes 'all' cleanly" "[ $rc -eq 0 ]" ||
-		head -n 40 "$work/coverage.out"
-else
-	fail "trace of all events copied to the host"
-fi
+	grep -E "^($3): " "$out" | sed 's/^/    /'
+	expect "$4" "[ $rc -eq 0 ]" || head -n 40 "$out"
+}
+oracle compare oracle 'oracle' "oracle: LRB and ftrace record the same events with the same fields"
+oracle coverage all 'coverage|opaque' "coverage: every available event described, babeltrace2 decodes 'all' cleanly"
 lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \
