@@ -430,8 +430,11 @@ def cmd_coverage(d):
     for l in err[:20]:
         print('babeltrace2: ' + l)
     decoded = sum(1 for l in r.stdout.splitlines() if l.startswith(b'['))
+    with open(os.path.join(d, 'lrb', 'metadata'), 'rb') as f:
+        enums = f.read().count(b'enum : integer {')
     print('coverage: %d available events, %d described, %d missing, %d opaque fields, '
-          '%d events decoded' % (len(avail), len(described), len(missing), len(opaque), decoded))
+          '%d enumerations, %d events decoded'
+          % (len(avail), len(described), len(missing), len(opaque), enums, decoded))
     why = []
     if missing:
         why.append('%d available events not described in the metadata' % len(missing))

@@ -96,6 +96,23 @@ void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
 }
 
 /**
+ * lrb_tsdl_enum() - declare an integer field as a CTF enumeration
+ * @s: where the declaration goes.
+ * @name: the field name, as readers show it.
+ * @bits: size in bits.
+ * @align: alignment in bits.
+ * @flags: LRB_TSDL_SIGNED or 0.
+ * @mappings: the enumerators: "LABEL" = VALUE, ...
+ */
+void lrb_tsdl_enum(struct seq_buf *s, const char *name, unsigned int bits,
+		   unsigned int align, unsigned int flags, const char *mappings)
+{
+	seq_buf_printf(s, "\t\tenum : integer { size = %u; align = %u; signed = %s; }",
+		       bits, align, flags & LRB_TSDL_SIGNED ? "true" : "false");
+	seq_buf_printf(s, " { %s } _%s;\n", mappings, name);
+}
+
+/**
  * lrb_tsdl_string() - declare a NUL-terminated string field
  * @s: where the declaration goes.
  * @name: the field name, as readers show it.

@@ -67,6 +67,8 @@ void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
 		      unsigned int align, unsigned int flags,
 		      const char *suffix);
 void lrb_tsdl_string(struct seq_buf *s, const char *name);
+void lrb_tsdl_enum(struct seq_buf *s, const char *name, unsigned int bits,
+		   unsigned int align, unsigned int flags, const char *mappings);
 void lrb_events_owner_init(struct lrb_events_owner *o);
 void lrb_events_owner_release(struct lrb_events_owner *o);
 int lrb_events_command(struct lrb_events_owner *o, const char *cmd);

@@ -197,9 +197,97 @@ static void lrb_te_dynamic(struct seq_buf *s,
 		lrb_tsdl_integer(s, f->name, 8, 8, LRB_TSDL_OPAQUE, suffix);
 }
 
+/*
+ * The mappings of a __print_symbolic() over REC->@name in @fmt, written
+ * to @s as CTF enumerator text ("LABEL" = VALUE, ...) if @s is not NULL.
+ * Return: the number of mappings, or 0 if there is no such call or one of
+ * its values is not a plain number (an enum that TRACE_DEFINE_ENUM did not
+ * turn into one) or a label needs escaping.
+ */
+static int lrb_te_symbols(const char *fmt, const char *name, bool is_signed,
+			  struct seq_buf *s)
+{
+	char key[80], num[24];
+	const char *p, *end;
+	long long v;
+	int n = 0;
+	size_t len;
+
+	snprintf(key, sizeof(key), "__print_symbolic(REC->%s,", name);
+	p = fmt ? strstr(fmt, key) : NULL;
+	if (!p)
+		return 0;
+	for (p += strlen(key);; p++) {
+		p = skip_spaces(p);
+		if (*p == ')')
+			return n;
+		if (*p != '{')
+			return 0;
+		/* { VALUE, "LABEL" } */
+		p = skip_spaces(p + 1);
+		len = strcspn(p, ",}");
+		if (!len || len >= sizeof(num) || p[len] != ',')
+			return 0;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		strim(num);
+		p = skip_spaces(p + len + 1);
+		/* { -1, NULL } ends some tables. */
+		if (!strncmp(p, "0 }", 3) || !strncmp(p, "NULL }", 6)) {
+			p = strchr(p, '}');
+			goto next;
+		}
+		if (kstrtoll(num, 0, &v) || (v < 0 && !is_signed) || *p != '"')
+			return 0;
+		end = strpbrk(p + 1, "\"\\");
+		if (!end || *end != '"' || end == p + 1)
+			return 0;
+		if (s)
+			seq_buf_printf(s, "%s\"%.*s\" = %lld", n ? ", " : "",
+				       (int)(end - p - 1), p + 1, v);
+		n++;
+		p = skip_spaces(end + 1);
+		if (*p != '}')
+			return 0;
+next:
+		p = skip_spaces(p + 1);
+		if (*p == ')')
+			return n;
+		if (*p != ',')
+			return 0;
+	}
+}
+
+/*
+ * @f as a CTF enumeration if the print format maps its values to names;
+ * false if it does not, or if the mappings do not fit.
+ */
+static bool lrb_te_enum(struct seq_buf *s, const struct ftrace_event_field *f,
+			const char *fmt, unsigned int align)
+{
+	struct seq_buf m;
+	char *buf;
+	bool ok;
+
+	if (!lrb_te_symbols(fmt, f->name, f->is_signed, NULL))
+		return false;
+	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf)
+		return false;
+	seq_buf_init(&m, buf, PAGE_SIZE);
+	lrb_te_symbols(fmt, f->name, f->is_signed, &m);
+	seq_buf_putc(&m, '\0');
+	ok = !seq_buf_has_overflowed(&m);
+	if (ok)
+		lrb_tsdl_enum(s, f->name, f->size * 8, align,
+			      f->is_signed ? LRB_TSDL_SIGNED : 0, buf);
+	kfree(buf);
+	return ok;
+}
+
 /* A fixed field at the current offset, aligned to @align bits. */
 static void lrb_te_fixed(struct seq_buf *s, const struct ftrace_event_field *f,
-			 unsigned int align)
+			 const char *fmt, unsigned int align)
 {
 	unsigned int esize = lrb_te_elem_size(f->type);
 	unsigned int flags = f->is_signed ? LRB_TSDL_SIGNED : 0;
@@ -214,6 +302,8 @@ static void lrb_te_fixed(struct seq_buf *s, const struct ftrace_event_field *f,
 	} else if (!bracket && f->size <= 8 && is_power_of_2(f->size)) {
 		if (strchr(f->type, '*'))
 			flags = LRB_TSDL_HEX;
+		else if (lrb_te_enum(s, f, fmt, align))
+			return;
 		lrb_tsdl_integer(s, f->name, f->size * 8, align, flags, "");
 	} else {
 		snprintf(suffix, sizeof(suffix), "[%d]", f->size);
@@ -279,7 +369,7 @@ static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
 		if (lrb_te_is_loc(f))
 			lrb_te_loc(s, f->name, lrb_te_loc_elem(f), a * 8);
 		else
-			lrb_te_fixed(s, f, a * 8);
+			lrb_te_fixed(s, f, to_te(ev)->call->print_fmt, a * 8);
 		cur = f->offset + f->size;
 	}
 	for (i = 0; i < n; i++)
