@@ -2,8 +2,8 @@
 /*
  * LRB benchmark: the cost of the synchronization primitives LRB can be
  * built on, and the cost per event of LRB against the ftrace ring buffer
- * and against a floor loop, all in the same run, with the same clock;
- * and the cost of a trace event recorded by LRB's probe or by ftrace's.
+ * and against a floor loop, all in the same run, with the same clock.
+ * Table 5: the cost of a trace event recorded by LRB's probe or ftrace's.
  *
  * Built in; runs at boot with lrb_bench.run=1. Every figure is the
  * min / median / max over lrb_bench.reps repetitions, and every
