@@ -45,7 +45,9 @@ def doc_barriers(path):
         m = re.match(r'^\s+(LRB-[WR]\d+)\s+(\w+\(\))\s', l)
         if m:
             rows.append([m.group(1), m.group(2), l])
-        elif rows and re.match(r'^\s{4,}\S', l) and not l.strip().startswith('='):
+        elif rows and l.strip().startswith('='):
+            break       # the end of the table
+        elif rows and re.match(r'^\s{4,}\S', l):
             rows[-1][2] += l
     for label, func, text in rows:
         # The partners column starts at the column of 'pairs with'.

@@ -128,5 +128,70 @@ lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \
 	"grep -q 'cpu_id = 0' '$work/workload.out' && grep -q 'cpu_id = 1' '$work/workload.out'"
+
+# Snapshots: every one babeltrace2 opens, with events and no warning.
+# clean_trace DIR NAME: babeltrace2 decodes DIR, exit 0, nothing on stderr.
+clean_trace() {
+	local out=$work/bt-$2
+	babeltrace2 "$1" >"$out.out" 2>"$out.err" && [ ! -s "$out.err" ] &&
+		[ "$(wc -l <"$out.out")" -gt 0 ]
+}
+n=0; bad=0
+for d in "$share"/snaps/*/; do
+	[ -f "$d/metadata" ] || continue
+	n=$((n + 1))
+	clean_trace "$d" "snap$n" || { bad=$((bad + 1)); head -n 3 "$work/bt-snap$n.err"; }
+done
+expect "selftest snapshots: $n saved, each decoded by babeltrace2 without a warning ($bad bad)" \
+	"[ $n -ge 10 ] && [ $bad -eq 0 ]"
+grep -E '^# snapshot [0-9]+ cpu' "$log.txt" | awk '
+	{ n++; r += $8; if ($8 > m) m = $8 }
+	END { printf "    selftest snapshots: %d CPU windows, sub-buffers reused while read: %d in all, at most %d in one\n", n, r, m }'
+n=0; bad=0; reused=0
+for d in "$share"/flight/snap* "$share"/flight/final; do
+	[ -f "$d/metadata" ] || continue
+	n=$((n + 1))
+	clean_trace "$d" "flight$n" || { bad=$((bad + 1)); head -n 3 "$work/bt-flight$n.err"; }
+	reused=$((reused + $(awk '{ s += $10 } END { print s + 0 }' "$d/.lrb-snapshot")))
+done
+echo "    lrb-record snapshots: $n, sub-buffers reused while read: $reused"
+expect "lrb-record --flight-recorder: 10 snapshots while writing and one at the end, all decoded cleanly ($bad bad)" \
+	"grep -q 'LRB-USER: flight snapshots 10' '$log.txt' && [ $n -eq 11 ] && [ $bad -eq 0 ]"
+expect "flight recorder snapshots hold the writers' annotations" \
+	"grep -q 'fr 1 ' '$work/bt-flight11.out'"
+expect "lrb-record snapshot: no channel, discard channel refused (exit 1, says why)" \
+	"grep -q 'LRB-USER: snapshot of no channel exit 1' '$log.txt' &&
+	 grep -q 'LRB-USER: snapshot of a discard channel exit 1' '$log.txt' &&
+	 grep -q 'does not overwrite (mode discard)' '$log.txt' && [ ! -e '$share/flight/discard' ]"
+
+# Switch timer, through lrb-record: latency of a lone record on CPU 1.
+lat() { sed -n "s/^LRB-USER: timer $1 latency \([0-9.]*\) \([0-9.]*\) size \([0-9]*\).*/\1 \2 \3/p" "$log.txt"; }
+read -r t0 t1 size < <(lat 100000)
+ms=$(awk -v a="${t0:-0}" -v b="${t1:-0}" 'BEGIN { printf "%d", (b - a) * 1000 }')
+echo "    switch timer 100 ms: record in lrb-record's file after ${ms} ms (uptime clock, 10 ms steps)"
+expect "switch timer 100 ms: a lone record reaches lrb-record's output within 2 periods (${ms} ms)" \
+	"[ -n '$t0' ] && [ '${size:-0}' -gt 0 ] && [ $ms -lt 200 ]"
+read -r t0 t1 size < <(lat 0)
+expect "switch timer off: the record waits for the flush (file empty after 0.5 s, there at the end)" \
+	"[ -n '$t0' ] && [ '${size:-1}' -eq 0 ] && [ -s '$share/timer/t0/stream_1' ] &&
+	 babeltrace2 '$share/timer/t0' 2>/dev/null | grep -q lone"
+expect "lrb-record -T out of range fails, says why" \
+	"grep -q 'LRB-USER: timer bad exit 1' '$log.txt' && grep -q 'switch-timer 50: microseconds' '$log.txt'"
+
+# Dump on oops: what the console shows after the panic.
+d=$work/oops.txt
+sed -n '/LRB-USER: oops/,$p' "$log.txt" | sed -nE 's/^(\[ *[0-9.]+\] )?(lrb oops: .*)/\2/p' >"$d"
+ann=$(sed -nE 's/.* annotation: text="oops ([0-9]+)"$/\1/p' "$d" | tr '\n' ' ')
+echo "    dump on oops: $(grep -c '\] cpu[0-9]' "$d") records printed; annotations: ${ann:-none}"
+expect "dump on oops: header and end of the dump on the console" \
+	"grep -q 'lrb oops: the last 64 records of each CPU, oldest first' '$d' && grep -q 'lrb oops: end of the dump' '$d'"
+ann_ok=$(echo "$ann" | awk '{ ok = NF >= 5 && $NF == 99; for (i = 2; i <= NF; i++) if ($i <= $(i - 1)) ok = 0; print ok + 0 }')
+expect "dump on oops: the last annotations in the order written, oops 99 last" "[ '$ann_ok' = 1 ]"
+sed -nE 's/^lrb oops: \[ *([0-9]+\.[0-9]+)\] cpu.*/\1/p' "$d" >"$d.times"
+expect "dump on oops: records of both CPUs, in time order" \
+	"grep -q '\] cpu0 ' '$d' && grep -q '\] cpu1 ' '$d' && [ -s '$d.times' ] && sort -c -n '$d.times'"
+expect "dump on oops: trace event fields decoded (sched_switch name=value)" \
+	"grep -qE 'cpu[0-9] sched:sched_switch: pid=[0-9]+ prev_comm=\"[^\"]*\" prev_pid=[0-9]+ prev_prio=[0-9]+ prev_state=[0-9]+ next_comm=\"[^\"]*\" next_pid=[0-9]+ next_prio=[0-9]+' '$d'"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

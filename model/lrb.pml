@@ -191,7 +191,7 @@ inline write_record(ln)
 			cons = consumed;	/* @lrb_next_subbuf_free "consumed = atomic_long_read_acquire(&buf->consumed);" */
 			if
 			:: G start < cons -> ret = 2	/* @lrb_next_subbuf_free "if (ahead < 0)" */
-			:: G start >= cons && start - cons < BUFSZ -> skip	/* @lrb_next_subbuf_free "if (ahead < (long)size)" */
+			:: G start >= cons && start - cons < BUFSZ -> skip	/* @lrb_next_subbuf_free "if (ahead >= (long)size) {" */
 			:: G start >= cons && start - cons >= BUFSZ -> push(cons)
 			fi
 		:: G else

@@ -6,7 +6,8 @@ echo "LRB-USER: start"
 cd /tmp
 
 echo "LRB-USER: selftests"
-/bin/lrb_test
+# snapshot_while_writing also saves its snapshots as CTF traces there.
+LRB_SNAPSHOT_DIR=/tmp/snaps /bin/lrb_test
 echo "LRB-USER: selftests exit $?"
 
 # Annotations written from every CPU by several processes.
@@ -105,6 +106,53 @@ lrb-record -q -o /tmp/all/lrb -c all -s 1048576 -n 8 -e all -- sh -c '
 echo "LRB-USER: record all exit $?"
 cp $T/available_events /tmp/all/
 
+# Flight recorder: an overwrite channel that nobody consumes, writers on
+# every CPU, ten snapshots taken while they write, one more at the end.
+echo "LRB-USER: flight"
+mkdir -p /tmp/flight
+lrb-record -q -F -c flight -s 4096 -n 8 -e irq -e timer -e sched \
+	-o /tmp/flight/final -- sh -c '
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c $cpu sh -c "i=0; while [ ! -e /tmp/flight/stop ]; do echo \"fr $cpu \$i\" > /sys/kernel/tracing/lrb/flight/annotate; i=\$((i + 1)); done" &
+	done
+	n=0
+	while [ $n -lt 10 ]; do
+		sleep 0.1
+		lrb-record snapshot -c flight -o /tmp/flight/snap$n || break
+		n=$((n + 1))
+	done
+	touch /tmp/flight/stop
+	wait
+	echo "LRB-USER: flight snapshots $n"'
+echo "LRB-USER: flight exit $?"
+lrb-record snapshot -c flight -o /tmp/flight/gone
+echo "LRB-USER: snapshot of no channel exit $?"
+echo "create disc" > /sys/kernel/tracing/lrb/control
+lrb-record snapshot -c disc -o /tmp/flight/discard
+echo "LRB-USER: snapshot of a discard channel exit $?"
+echo "remove disc" > /sys/kernel/tracing/lrb/control
+
+# Switch timer: how long a lone record on CPU 1 takes to reach
+# lrb-record's stream file, with a 100 ms timer and without one.
+echo "LRB-USER: timer"
+mkdir -p /tmp/timer
+for t in 100000 0; do
+	lrb-record -q -T $t -o /tmp/timer/t$t -c timer -- sh -c "
+		sleep 0.3
+		t0=\$(cut -d' ' -f1 /proc/uptime)
+		taskset -c 1 sh -c 'echo lone > /sys/kernel/tracing/lrb/timer/annotate'
+		i=0
+		while [ ! -s /tmp/timer/t$t/stream_1 ] && [ \$i -lt 50 ]; do
+			sleep 0.01
+			i=\$((i + 1))
+		done
+		t1=\$(cut -d' ' -f1 /proc/uptime)
+		echo \"LRB-USER: timer $t latency \$t0 \$t1 size \$(wc -c < /tmp/timer/t$t/stream_1)\""
+	echo "LRB-USER: timer $t exit $?"
+done
+lrb-record -q -T 50 -o /tmp/timer/bad -c timer -- true
+echo "LRB-USER: timer bad exit $?"
+
 echo "LRB-USER: report"
 lrb-record report /tmp/trace-workload
 echo "LRB-USER: report exit $?"
@@ -116,7 +164,27 @@ umount /sys/kernel/tracing
 lrb-record -q -o /tmp/t -c err -- true
 echo "LRB-USER: no tracefs exit $?"
 
-cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-probes /tmp/oracle /tmp/all /host/ 2>/dev/null && echo "LRB-USER: copied"
+cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-probes /tmp/oracle /tmp/all \
+	/tmp/snaps /tmp/flight /tmp/timer /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"
+
+# Dump on oops: a channel with dump_on_oops set, annotations "oops N"
+# written in turn on each CPU and scheduler events, then a panic (sysrq
+# c). The console shows the channel's last records; panic=-1 reboots and
+# QEMU (-no-reboot) exits.
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+C=/sys/kernel/tracing/lrb/oops
+if [ -w /proc/sysrq-trigger ] && echo "create oops" > /sys/kernel/tracing/lrb/control; then
+	echo 1 > $C/dump_on_oops
+	echo "enable sched:sched_switch" > $C/events
+	echo 1 > $C/enable
+	i=0
+	while [ $i -lt 100 ]; do
+		taskset -c $((i % $(nproc))) sh -c "echo oops $i > $C/annotate"
+		i=$((i + 1))
+	done
+	echo "LRB-USER: oops"
+	echo c > /proc/sysrq-trigger
+fi
 poweroff -f

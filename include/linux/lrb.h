@@ -29,6 +29,11 @@
  *
  * Readers of one CPU buffer are serialized by the buffer's reader lock;
  * readers of different CPU buffers run in parallel.
+ *
+ * Snapshot readers (overwrite mode) consume nothing and take no lock:
+ * lrb_snapshot() may be called where lrb_flush() may, lrb_snapshot_get()
+ * and lrb_snapshot_put() where lrb_get_subbuf() may, beside a consuming
+ * reader and other snapshot readers.
  */
 #ifndef _LINUX_LRB_H
 #define _LINUX_LRB_H
@@ -50,6 +55,10 @@ struct vm_area_struct;
 
 /* Depth of writers a CPU may have open at once: task, softirq, irq, NMI. */
 #define LRB_NESTING_MAX		4
+
+/* Switch timer periods, in microseconds (0 is off). */
+#define LRB_SWITCH_TIMER_MIN_US	100U
+#define LRB_SWITCH_TIMER_MAX_US	3600000000U
 
 /* Event ids 0..LRB_EVENT_ID_MAX are valid. */
 #define LRB_EVENT_ID_MAX	0xfffeU
@@ -188,6 +197,20 @@ struct lrb_record_iter {
 	u64 ts;
 };
 
+/**
+ * struct lrb_dump - cursor over the newest records of a CPU buffer
+ * @buf: private: the CPU buffer.
+ * @sb: private: a view of the sub-buffer being read.
+ * @it: private: the cursor in it.
+ * @end: private: the write position when the dump began.
+ */
+struct lrb_dump {
+	struct lrb_cpu_buf *buf;
+	struct lrb_subbuf sb;
+	struct lrb_record_iter it;
+	unsigned long end;
+};
+
 #ifdef CONFIG_LRB
 
 struct lrb_channel *lrb_channel_create(const struct lrb_config *config);
@@ -205,8 +228,18 @@ void lrb_unget_subbuf(struct lrb_channel *chan, int cpu,
 bool lrb_subbuf_ready(struct lrb_channel *chan, int cpu);
 int lrb_mmap(struct lrb_channel *chan, int cpu, struct vm_area_struct *vma);
 void lrb_flush(struct lrb_channel *chan, int cpu);
+int lrb_switch_timer_set(struct lrb_channel *chan, unsigned int period_us);
+int lrb_snapshot(struct lrb_channel *chan, int cpu, unsigned long *begin,
+		 unsigned long *end);
+int lrb_snapshot_get(struct lrb_channel *chan, int cpu, unsigned long pos,
+		     struct lrb_subbuf *sb);
+int lrb_snapshot_put(struct lrb_channel *chan, int cpu,
+		     const struct lrb_subbuf *sb);
 bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 		     struct lrb_record *rec);
+int lrb_dump_begin(struct lrb_channel *chan, int cpu, unsigned int max,
+		   struct lrb_dump *d);
+bool lrb_dump_next(struct lrb_dump *d, struct lrb_record *rec);
 /**
  * lrb_write() - copy payload bytes into a reserved slot
  * @slot: the reservation, from a successful lrb_reserve().

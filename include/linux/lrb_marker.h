@@ -82,6 +82,9 @@ struct seq_buf;
  * @stop: detach a link.
  * @describe: write the CTF declarations of the payload fields; NULL for
  *	a marker, which is described from @fields.
+ * @print: write the payload's fields as " name=value" for a crash dump
+ *	(lrb_events_print()), reading nothing beyond @len bytes and taking
+ *	no lock; NULL for a marker, which is printed from @fields.
  * @tsdl: private: the CTF declarations, made at registration.
  * @links: private: the running links, an RCU list the writers walk.
  * @list: private: in the registry.
@@ -94,6 +97,8 @@ struct lrb_event {
 	int (*start)(struct lrb_event_link *link);
 	void (*stop)(struct lrb_event_link *link);
 	int (*describe)(struct lrb_event *ev, struct seq_buf *s);
+	void (*print)(struct lrb_event *ev, struct seq_buf *s,
+		      const void *data, size_t len);
 	char *tsdl;
 	struct list_head links;
 	struct list_head list;

@@ -46,6 +46,23 @@
  *	sub-buffer malformed because a writer was reusing it sees consumed
  *	moved, and takes the next one instead of reporting corruption.
  *
+ * LRB-W4 (lrb_mark_opened(): smp_mb() after raising opened, before any
+ *	store into the sub-buffer being opened) pairs with LRB-R4
+ *	(lrb_snapshot_stale(): smp_rmb() before reading opened). A snapshot
+ *	reader whose loads of a sub-buffer saw a store of its next generation
+ *	sees opened past it, and drops what it read.
+ *
+ * LRB-R5 (lrb_snapshot_get(): smp_rmb() after the commit count read) pairs
+ *	with LRB-W1, as LRB-R1 does, for a snapshot reader.
+ *
+ * Snapshots. In overwrite mode a reader may also read sub-buffers without
+ * consuming them: lrb_snapshot() flushes the CPU and records the window of
+ * complete sub-buffers, lrb_snapshot_get() takes one at a position of that
+ * window if it is still complete and not reused, and lrb_snapshot_put()
+ * tells whether what was read meanwhile is valid. Writers reuse
+ * sub-buffers without asking such readers; before opening a sub-buffer
+ * they raise opened (LRB-W4), so a snapshot reader detects the reuse.
+ *
  * With CONFIG_LRB_SYNC_IRQOFF the same protocol runs with interrupts off
  * from reserve to commit, so the cmpxchg cannot fail and the commit add
  * needs no atomicity; plain local_read()/local_set() replace them.
@@ -64,6 +81,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/sched/clock.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
@@ -78,6 +96,8 @@
  * @written: records the writers asked to write.
  * @lost: records lost, by &enum lrb_lost_cause.
  * @discarded_closed: events_discarded of a recently closed packet.
+ * @opened: overwrite mode: start of the newest sub-buffer a writer opened
+ *	or is about to open; written by the owning CPU only.
  * @consumed: free-running reader position (a sub-buffer start).
  * @reader_lock: serializes readers of this buffer.
  * @held: a reader holds the sub-buffer at @held_pos.
@@ -89,6 +109,8 @@
  * @commit: per sub-buffer commit counts.
  * @cpu: the owning CPU.
  * @wakeup_work: runs the wakeup after a delivery, off the write path.
+ * @switch_timer: closes an old open sub-buffer (lrb_switch_timer_set()).
+ * @switch_on: @switch_timer may re-arm itself.
  */
 struct lrb_cpu_buf {
 	local_t offset ____cacheline_aligned;
@@ -97,6 +119,7 @@ struct lrb_cpu_buf {
 	local_t written;
 	local_t lost[LRB_LOST_NR];
 	u64 discarded_closed;
+	local_t opened;
 
 	atomic_long_t consumed ____cacheline_aligned;
 	raw_spinlock_t reader_lock;
@@ -110,6 +133,8 @@ struct lrb_cpu_buf {
 	local_t *commit;
 	int cpu;
 	struct irq_work wakeup_work;
+	struct timer_list switch_timer;
+	bool switch_on;
 };
 
 /**
@@ -122,6 +147,8 @@ struct lrb_cpu_buf {
  * @cc_mask: bits of a commit count compared to find completion.
  * @bufs: the CPU buffers, indexed by CPU.
  * @node: instance of the CPU hotplug state.
+ * @online_node: instance of the CPU online state (switch timers).
+ * @switch_period: switch timer period in ns, 0 when off.
  */
 struct lrb_channel {
 	struct lrb_config config;
@@ -132,6 +159,8 @@ struct lrb_channel {
 	unsigned long cc_mask;
 	struct lrb_cpu_buf **bufs;
 	struct hlist_node node;
+	struct hlist_node online_node;
+	u64 switch_period;
 };
 
 static struct lrb_cpu_buf *lrb_cpu_buf(struct lrb_channel *chan, int cpu)
@@ -144,6 +173,7 @@ static struct lrb_cpu_buf *lrb_cpu_buf(struct lrb_channel *chan, int cpu)
 #define LRB_PHDR_SIZE	sizeof(struct lrb_packet_header)
 
 static enum cpuhp_state lrb_cpuhp_state;
+static enum cpuhp_state lrb_cpuhp_online;
 
 /* Synchronization primitives of the two variants. */
 #ifdef CONFIG_LRB_SYNC_LOCAL
@@ -342,7 +372,7 @@ static __always_inline void lrb_commit_bytes(struct lrb_cpu_buf *buf,
 	 * LRB-W1: order the record, the packet header fields and, for the
 	 * commit that completes the sub-buffer, every earlier commit's
 	 * stores of this CPU, before the count. Pairs with LRB-R1 in
-	 * lrb_get_subbuf().
+	 * lrb_get_subbuf() and LRB-R5 in lrb_snapshot_get().
 	 */
 	smp_wmb();
 	cc = lrb_commit_add(&buf->commit[index], bytes);
@@ -422,6 +452,31 @@ static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed)
 }
 
 /*
+ * Overwrite mode: a writer may open the sub-buffer at @start, whose
+ * previous generation a snapshot reader may be reading. Raise opened to
+ * @start before any store into it; nested writers race to raise it, so
+ * only ever raise it. A writer whose publish then fails leaves it raised:
+ * the reader drops a sub-buffer that is about to be reused anyway.
+ */
+static void lrb_mark_opened(struct lrb_cpu_buf *buf, unsigned long start)
+{
+	unsigned long old = local_read(&buf->opened), prev;
+
+	while ((long)(start - old) > 0) {
+		prev = local_cmpxchg(&buf->opened, old, start);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	/*
+	 * LRB-W4: opened before the stores into the sub-buffer, ours and
+	 * those of the writers nested after this point. Pairs with LRB-R4 in
+	 * lrb_snapshot_stale().
+	 */
+	smp_mb();
+}
+
+/*
  * May the sub-buffer starting at @start be opened? 0 if so, -ENOSPC when
  * it is full (discard mode, or @may_push false) or still has a pending
  * commit, -EAGAIN when the caller must recompute: the reader position
@@ -451,11 +506,15 @@ static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start,
 	 */
 	if (ahead < 0)
 		return -EAGAIN;
-	if (ahead < (long)size)
-		return 0;
-	if (chan->config.mode == LRB_MODE_DISCARD || !may_push)
-		return -ENOSPC;
-	return lrb_push_reader(buf, consumed) ? 0 : -EAGAIN;
+	if (ahead >= (long)size) {
+		if (chan->config.mode == LRB_MODE_DISCARD || !may_push)
+			return -ENOSPC;
+		if (!lrb_push_reader(buf, consumed))
+			return -EAGAIN;
+	}
+	if (chan->config.mode == LRB_MODE_OVERWRITE)
+		lrb_mark_opened(buf, start);
+	return 0;
 }
 
 static __always_inline size_t lrb_header_len(const struct lrb_cpu_buf *buf,
@@ -748,6 +807,98 @@ void lrb_flush(struct lrb_channel *chan, int cpu)
 }
 EXPORT_SYMBOL_GPL(lrb_flush);
 
+/*
+ * Switch timer, on the CPU of @buf: close the open sub-buffer if it was
+ * opened @period ns ago or more; with none open, report unreported
+ * losses in an empty packet. Returns the ns until the open sub-buffer is
+ * that old, or @period.
+ */
+static u64 lrb_switch_aged(struct lrb_cpu_buf *buf, u64 period)
+{
+	struct lrb_channel *chan = buf->chan;
+	unsigned long off = local_read(&buf->offset);
+	const struct lrb_packet_header *ph;
+	u64 age;
+
+	if (off & chan->subbuf_mask) {
+		/*
+		 * A writer we interrupted may not have written the header
+		 * yet: the stale time only makes us close a young sub-buffer
+		 * that holds records, which is harmless.
+		 */
+		ph = lrb_pos_addr(buf, off & ~chan->subbuf_mask);
+		age = lrb_clock(chan) - READ_ONCE(ph->timestamp_begin);
+		if ((s64)age >= 0 && age < period)
+			return period - age;
+	}
+	lrb_switch_local(buf);
+	return period;
+}
+
+static void lrb_switch_timer_fn(struct timer_list *t)
+{
+	struct lrb_cpu_buf *buf = from_timer(buf, t, switch_timer);
+	u64 period = READ_ONCE(buf->chan->switch_period), wait;
+
+	if (!period)
+		return;
+	wait = lrb_switch_aged(buf, period);
+	/* Pinned: re-armed on this CPU. */
+	if (READ_ONCE(buf->switch_on))
+		mod_timer(t, jiffies + nsecs_to_jiffies(wait) + 1);
+}
+
+static void lrb_switch_timer_start(struct lrb_cpu_buf *buf)
+{
+	if (!buf->chan->switch_period || buf->switch_on)
+		return;
+	WRITE_ONCE(buf->switch_on, true);
+	buf->switch_timer.expires = jiffies +
+		nsecs_to_jiffies(buf->chan->switch_period) + 1;
+	add_timer_on(&buf->switch_timer, buf->cpu);
+}
+
+static void lrb_switch_timer_stop(struct lrb_cpu_buf *buf)
+{
+	WRITE_ONCE(buf->switch_on, false);
+	del_timer_sync(&buf->switch_timer);
+}
+
+/**
+ * lrb_switch_timer_set() - close sub-buffers that stay open too long
+ * @chan: the channel.
+ * @period_us: the period in microseconds, or 0 to stop.
+ *
+ * Starts a pinned timer on every online CPU (CPUs coming online start
+ * theirs) that closes the CPU's open sub-buffer once it has been open for
+ * @period_us, so a reader gets every record within about one period
+ * even from a quiet CPU. A sub-buffer without records is never closed;
+ * with none open, losses not yet reported are, in an empty packet, as
+ * lrb_flush() does. The timer runs the switch as a writer on its own
+ * CPU. The timers are not deferrable: an idle CPU would not run one until
+ * its next wakeup, and an idle CPU is what they are for. Process context.
+ *
+ * Return: 0, or -EINVAL if @period_us is outside [LRB_SWITCH_TIMER_MIN_US,
+ * LRB_SWITCH_TIMER_MAX_US] and not 0.
+ */
+int lrb_switch_timer_set(struct lrb_channel *chan, unsigned int period_us)
+{
+	int cpu;
+
+	if (period_us && (period_us < LRB_SWITCH_TIMER_MIN_US ||
+			  period_us > LRB_SWITCH_TIMER_MAX_US))
+		return -EINVAL;
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		lrb_switch_timer_stop(chan->bufs[cpu]);
+	WRITE_ONCE(chan->switch_period, (u64)period_us * NSEC_PER_USEC);
+	for_each_online_cpu(cpu)
+		lrb_switch_timer_start(chan->bufs[cpu]);
+	cpus_read_unlock();
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lrb_switch_timer_set);
+
 /**
  * lrb_get_subbuf() - take the oldest complete sub-buffer of a CPU
  * @chan: the channel.
@@ -913,6 +1064,128 @@ bool lrb_subbuf_ready(struct lrb_channel *chan, int cpu)
 }
 EXPORT_SYMBOL_GPL(lrb_subbuf_ready);
 
+/*
+ * Did a writer open the next generation of the sub-buffer at @pos, after
+ * the caller's loads of it?
+ */
+static bool lrb_snapshot_stale(struct lrb_cpu_buf *buf, unsigned long pos)
+{
+	unsigned long next = pos + buf->chan->buf_mask + 1;
+
+	/*
+	 * LRB-R4: the caller's loads of the sub-buffer before opened.
+	 * Pairs with LRB-W4 in lrb_mark_opened().
+	 */
+	smp_rmb();
+	return (long)(local_read(&buf->opened) - next) >= 0;
+}
+
+/**
+ * lrb_snapshot() - the window of complete sub-buffers of a running CPU buffer
+ * @chan: the channel, in overwrite mode.
+ * @cpu: the CPU.
+ * @begin: set to the position of the oldest sub-buffer that may hold data.
+ * @end: set to the position after the newest complete sub-buffer.
+ *
+ * Flushes @cpu first, so the window ends with what was written before the
+ * call. Writers go on: the oldest sub-buffers of the window may be reused
+ * before they are read, which lrb_snapshot_get() and lrb_snapshot_put()
+ * report. Nothing is consumed. Process context.
+ *
+ * Return: 0; -EINVAL for a bad CPU or a channel in discard mode, where
+ * writers would not reuse a sub-buffer a reader has not consumed: read
+ * it with lrb_get_subbuf() instead.
+ */
+int lrb_snapshot(struct lrb_channel *chan, int cpu, unsigned long *begin,
+		 unsigned long *end)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	unsigned long size = chan->buf_mask + 1, consumed;
+
+	if (!buf || chan->config.mode != LRB_MODE_OVERWRITE)
+		return -EINVAL;
+	lrb_flush(chan, cpu);
+	*end = local_read(&buf->offset) & ~chan->subbuf_mask;
+	consumed = atomic_long_read(&buf->consumed);
+	*begin = (long)(*end - consumed) > (long)size ? *end - size : consumed;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lrb_snapshot);
+
+/**
+ * lrb_snapshot_get() - take a sub-buffer of a snapshot, without consuming it
+ * @chan: the channel, in overwrite mode.
+ * @cpu: the CPU.
+ * @pos: a position of the window lrb_snapshot() returned.
+ * @sb: filled in with the sub-buffer (@sb->records is not counted: 0).
+ *
+ * Any number of snapshot readers may read the same sub-buffer, beside a
+ * consuming reader. After reading it, call lrb_snapshot_put() to learn
+ * whether what was read is valid. Any context but NMI.
+ *
+ * Return: 0; -EINVAL for a bad CPU, a discard-mode channel or an unaligned
+ * @pos; -EAGAIN if the sub-buffer is not complete yet (a writer
+ * interrupted by the flush has still to commit: retry); -ESTALE if a
+ * writer reused it since; -EIO if it is corrupt.
+ */
+int lrb_snapshot_get(struct lrb_channel *chan, int cpu, unsigned long pos,
+		     struct lrb_subbuf *sb)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	const struct lrb_packet_header *ph;
+	unsigned long cc;
+	size_t content;
+	u64 seq;
+	u32 magic;
+
+	if (!buf || chan->config.mode != LRB_MODE_OVERWRITE ||
+	    (pos & chan->subbuf_mask))
+		return -EINVAL;
+	cc = local_read(&buf->commit[lrb_subbuf_index(chan, pos)]);
+	if (!lrb_commit_done(chan, cc, pos))
+		return lrb_snapshot_stale(buf, pos) ? -ESTALE : -EAGAIN;
+	/* LRB-R5: pairs with LRB-W1 in lrb_commit_bytes(). */
+	smp_rmb();
+	ph = lrb_pos_addr(buf, pos);
+	magic = READ_ONCE(ph->magic);
+	seq = READ_ONCE(ph->packet_seq_num);
+	content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
+	if (lrb_snapshot_stale(buf, pos))
+		return -ESTALE;
+	if (magic != LRB_PACKET_MAGIC || seq != pos >> chan->subbuf_order ||
+	    content < LRB_PHDR_SIZE || content > chan->config.subbuf_size)
+		return -EIO;
+	sb->data = ph;
+	sb->content_size = content;
+	sb->padded_size = chan->config.subbuf_size;
+	sb->records = 0;
+	sb->pos = pos;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lrb_snapshot_get);
+
+/**
+ * lrb_snapshot_put() - is what was read of a snapshot sub-buffer valid?
+ * @chan: the channel.
+ * @cpu: the CPU.
+ * @sb: the sub-buffer, from lrb_snapshot_get().
+ *
+ * Call it after the last load of the sub-buffer. Any context but NMI.
+ *
+ * Return: 0 if no writer reused the sub-buffer meanwhile; -ESTALE if one
+ * did: what was read must be dropped; -EINVAL for a bad CPU.
+ */
+int lrb_snapshot_put(struct lrb_channel *chan, int cpu,
+		     const struct lrb_subbuf *sb)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+
+	if (!buf)
+		return -EINVAL;
+	return lrb_snapshot_stale(buf, sb->pos) ? -ESTALE : 0;
+}
+EXPORT_SYMBOL_GPL(lrb_snapshot_put);
+
 /**
  * lrb_mmap() - map the buffer of a CPU into user space
  * @chan: the channel.
@@ -970,6 +1243,112 @@ bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 	return true;
 }
 EXPORT_SYMBOL_GPL(lrb_record_next);
+
+/*
+ * A view of the sub-buffer at @pos for lrb_record_next(), the write
+ * position being @off; false if it does not look like one.
+ */
+static bool lrb_dump_view(struct lrb_cpu_buf *buf, unsigned long pos,
+			  unsigned long off, struct lrb_dump *d)
+{
+	struct lrb_channel *chan = buf->chan;
+	const struct lrb_packet_header *ph = lrb_pos_addr(buf, pos);
+	size_t content;
+
+	if (READ_ONCE(ph->magic) != LRB_PACKET_MAGIC ||
+	    READ_ONCE(ph->packet_seq_num) != pos >> chan->subbuf_order)
+		return false;
+	if ((off & chan->subbuf_mask) && pos == (off & ~chan->subbuf_mask))
+		content = off & chan->subbuf_mask;	/* still open */
+	else
+		content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
+	if (content < LRB_PHDR_SIZE || content > chan->config.subbuf_size)
+		return false;
+	d->sb.data = ph;
+	d->sb.content_size = content;
+	d->sb.padded_size = chan->config.subbuf_size;
+	d->sb.records = 0;
+	d->sb.pos = pos;
+	d->it.offset = 0;
+	d->it.ts = 0;
+	return true;
+}
+
+/**
+ * lrb_dump_begin() - start reading the newest records of a CPU buffer
+ * @chan: the channel.
+ * @cpu: the CPU.
+ * @max: how many records, at most, lrb_dump_next() will return.
+ * @d: the cursor to set up.
+ *
+ * For oops and panic handlers: takes no lock and waits for nothing, so
+ * it may run in any context, NMI included, while the CPU that crashed
+ * holds any lock. Writers may still be writing on other CPUs: the dump
+ * stops at the write position it found, reads only inside the buffer and
+ * stops at a sub-buffer or record that does not parse, but a record being
+ * overwritten or not yet committed may show wrong values.
+ *
+ * Return: 0; -EINVAL for a bad CPU; -ENODATA if the buffer holds no
+ * record.
+ */
+int lrb_dump_begin(struct lrb_channel *chan, int cpu, unsigned int max,
+		   struct lrb_dump *d)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	unsigned long off, pos, first = 0, total = 0, n, k;
+	bool found = false;
+	struct lrb_record rec;
+
+	if (!buf)
+		return -EINVAL;
+	off = local_read(&buf->offset);
+	if (!off || !max)
+		return -ENODATA;
+	d->buf = buf;
+	d->end = off;
+	/* Back from the sub-buffer of the newest record, to @max records. */
+	pos = (off - 1) & ~chan->subbuf_mask;
+	for (k = 0; k < chan->config.num_subbufs; k++) {
+		if (!lrb_dump_view(buf, pos, off, d))
+			break;
+		for (n = 0; lrb_record_next(&d->sb, &d->it, &rec); n++)
+			;
+		found = true;
+		first = pos;
+		total += n;
+		if (total >= max || pos < chan->config.subbuf_size)
+			break;
+		pos -= chan->config.subbuf_size;
+	}
+	if (!found || !lrb_dump_view(buf, first, off, d))
+		return -ENODATA;
+	for (; total > max; total--)
+		lrb_record_next(&d->sb, &d->it, &rec);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lrb_dump_begin);
+
+/**
+ * lrb_dump_next() - the next record of a dump, oldest first
+ * @d: the cursor, from lrb_dump_begin().
+ * @rec: filled in with the record.
+ *
+ * Return: true with @rec filled in, false after the last record.
+ */
+bool lrb_dump_next(struct lrb_dump *d, struct lrb_record *rec)
+{
+	struct lrb_cpu_buf *buf = d->buf;
+	unsigned long pos;
+
+	while (!lrb_record_next(&d->sb, &d->it, rec)) {
+		pos = d->sb.pos + buf->chan->config.subbuf_size;
+		if ((long)(pos - d->end) >= 0 ||
+		    !lrb_dump_view(buf, pos, d->end, d))
+			return false;
+	}
+	return true;
+}
+EXPORT_SYMBOL_GPL(lrb_dump_next);
 
 /**
  * lrb_stats_read() - read the counters of one CPU buffer
@@ -1054,6 +1433,7 @@ static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
 	buf->cpu = cpu;
 	raw_spin_lock_init(&buf->reader_lock);
 	init_irq_work(&buf->wakeup_work, lrb_wakeup_work);
+	timer_setup(&buf->switch_timer, lrb_switch_timer_fn, TIMER_PINNED);
 	buf->commit = kcalloc_node(chan->config.num_subbufs,
 				   sizeof(*buf->commit), GFP_KERNEL, node);
 	/* Zeroed, and mappable to user space by a later reader. */
@@ -1115,6 +1495,12 @@ struct lrb_channel *lrb_channel_create(const struct lrb_config *config)
 	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_state, &chan->node);
 	if (ret)
 		goto err;
+	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_online,
+					       &chan->online_node);
+	if (ret) {
+		cpuhp_state_remove_instance_nocalls(lrb_cpuhp_state, &chan->node);
+		goto err;
+	}
 	return chan;
 nomem:
 	ret = -ENOMEM;
@@ -1136,6 +1522,9 @@ void lrb_channel_destroy(struct lrb_channel *chan)
 {
 	if (!chan)
 		return;
+	cpuhp_state_remove_instance_nocalls(lrb_cpuhp_online,
+					    &chan->online_node);
+	lrb_switch_timer_set(chan, 0);
 	cpuhp_state_remove_instance_nocalls(lrb_cpuhp_state, &chan->node);
 	lrb_channel_free(chan);
 }
@@ -1154,9 +1543,35 @@ static int lrb_cpu_dead(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
+/* On the CPU coming online: start its switch timer if the channel has one. */
+static int lrb_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct lrb_channel *chan = hlist_entry(node, struct lrb_channel,
+					       online_node);
+
+	lrb_switch_timer_start(chan->bufs[cpu]);
+	return 0;
+}
+
+/* On the CPU going offline: a pinned timer would migrate, so stop it. */
+static int lrb_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct lrb_channel *chan = hlist_entry(node, struct lrb_channel,
+					       online_node);
+
+	lrb_switch_timer_stop(chan->bufs[cpu]);
+	return 0;
+}
+
 static int __init lrb_init(void)
 {
 	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "trace/lrb:online",
+				      lrb_cpu_online, lrb_cpu_offline);
+	if (ret < 0)
+		return ret;
+	lrb_cpuhp_online = ret;
 
 	ret = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN, "trace/lrb:dead",
 				      NULL, lrb_cpu_dead);

@@ -732,6 +732,84 @@ static size_t lrb_field_size(const struct lrb_field *f, u64 val)
 	}
 }
 
+/* The fields of a marker record, packed in the order of the site's. */
+static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
+			     const void *data, size_t len)
+{
+	const struct lrb_field *f;
+	size_t off = 0, size;
+	unsigned int i, k;
+	u64 v;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		f = &ev->fields[i];
+		if (f->type == LRB_FIELD_STRING) {
+			size = strnlen(data + off, len - off);
+			seq_buf_printf(s, " %s=\"%.*s\"", f->name, (int)size,
+				       (const char *)data + off);
+			off += size + 1;
+			if (off > len)
+				return;
+			continue;
+		}
+		size = lrb_field_size(f, 0);
+		for (k = 0; k < max_t(unsigned int, f->count, 1); k++) {
+			if (off + size > len)
+				return;
+			v = 0;
+			memcpy(&v, data + off, size);
+			off += size;
+			if (k)
+				seq_buf_putc(s, ',');
+			else
+				seq_buf_printf(s, " %s=", f->name);
+			if (f->type < LRB_FIELD_S8) {
+				seq_buf_printf(s, "%llu", v);
+				continue;
+			}
+			if (size < 8 && (v & BIT_ULL(size * 8 - 1)))
+				v |= ~0ULL << (size * 8);
+			seq_buf_printf(s, "%lld", (s64)v);
+		}
+	}
+}
+
+/**
+ * lrb_events_print() - print an event's name and fields, for a crash dump
+ * @s: where to print.
+ * @id: the record's event id.
+ * @data: the record's payload.
+ * @len: its length.
+ *
+ * Prints "NAME:" and " field=value" for each field. Takes no lock: an
+ * oops may come while the registry is being changed, so it may, rarely,
+ * print an event under the wrong name; it never reads outside @data.
+ */
+void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
+		      size_t len)
+{
+	struct lrb_events_retired *r;
+	struct lrb_event *ev;
+
+	list_for_each_entry(ev, &lrb_events, list) {
+		if (ev->id != id)
+			continue;
+		seq_buf_printf(s, "%s:", ev->name);
+		if (ev->print)
+			ev->print(ev, s, data, len);
+		else
+			lrb_marker_print(ev, s, data, len);
+		return;
+	}
+	list_for_each_entry(r, &lrb_events_retired, list) {
+		if (r->id == id) {
+			seq_buf_printf(s, "%s: (its module is gone)", r->name);
+			return;
+		}
+	}
+	seq_buf_printf(s, "event %u:", id);
+}
+
 /* One field: an integer's low @len bytes, or exactly @len bytes of text. */
 static void lrb_field_put(struct lrb_slot *slot, size_t off,
 			  const struct lrb_field *f, u64 val, size_t len)

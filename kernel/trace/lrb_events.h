@@ -7,6 +7,7 @@
 #define _KERNEL_TRACE_LRB_EVENTS_H
 
 #include <linux/list.h>
+#include <linux/seq_buf.h>
 
 struct lrb_channel;
 struct lrb_event;
@@ -76,6 +77,8 @@ int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan);
 void lrb_events_stop(struct lrb_events_owner *o);
 void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o);
 void lrb_events_metadata(struct seq_file *m);
+void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
+		      size_t len);
 #else
 static inline void lrb_events_owner_init(struct lrb_events_owner *o) { }
 static inline void lrb_events_owner_release(struct lrb_events_owner *o) { }
@@ -95,6 +98,11 @@ static inline void lrb_events_stop(struct lrb_events_owner *o) { }
 static inline void lrb_events_show(struct seq_file *m,
 				   struct lrb_events_owner *o) { }
 static inline void lrb_events_metadata(struct seq_file *m) { }
+static inline void lrb_events_print(struct seq_buf *s, unsigned int id,
+				    const void *data, size_t len)
+{
+	seq_buf_printf(s, "event %u:", id);
+}
 #endif
 
 #endif /* _KERNEL_TRACE_LRB_EVENTS_H */

@@ -8,6 +8,10 @@
  *   NAME/mode              a write reallocates the buffers, so what they
  *   NAME/clock             held is dropped
  *   NAME/enable          0 or 1; disabling flushes every CPU
+ *   NAME/switch_timer    microseconds after which an open sub-buffer is
+ *                        closed, 0 for never; writable at any time
+ *   NAME/dump_on_oops    1: print the channel's last records on an oops or
+ *                        a panic; writable at any time
  *   NAME/stats           per-CPU counters
  *   NAME/metadata        the CTF 1.8 description of the trace (TSDL)
  *   NAME/annotate        a write() is one "annotation" event on this CPU
@@ -28,11 +32,14 @@
 
 #include <linux/ctype.h>
 #include <linux/fs.h>
+#include <linux/kdebug.h>
 #include <linux/kernel.h>
 #include <linux/lrb.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/panic_notifier.h>
 #include <linux/poll.h>
+#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -40,6 +47,7 @@
 #include <linux/trace_clock.h>
 #include <linux/tracefs.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 #include <linux/utsname.h>
 #include <linux/sched/clock.h>
 
@@ -49,6 +57,8 @@
 #define LRB_FS_NAME_MAX		32
 #define LRB_FS_ANNOTATION_MAX	4096
 #define LRB_FS_SETTING_MAX	32
+#define LRB_FS_DUMP_RECORDS	64	/* per CPU, on an oops */
+#define LRB_FS_DUMP_LINE	256
 
 /* Event ids of the events this interface writes itself. */
 #define LRB_FS_EVENT_ANNOTATION	0
@@ -64,6 +74,20 @@ static const char * const lrb_fs_mode_names[] = { "discard", "overwrite" };
 struct lrb_fs_chan;
 
 /**
+ * struct lrb_fs_dump - where the dump of one CPU buffer is
+ * @d: the cursor.
+ * @rec: the record to print next, if @has.
+ * @has: @rec is valid.
+ * @left: records still to print.
+ */
+struct lrb_fs_dump {
+	struct lrb_dump d;
+	struct lrb_record rec;
+	bool has;
+	unsigned int left;
+};
+
+/**
  * struct lrb_fs_stream - the stream file of one CPU
  * @fc: the channel.
  * @cpu: the CPU.
@@ -72,6 +96,9 @@ struct lrb_fs_chan;
  * @held: @sb is held, taken by LRB_IOC_GET_SUBBUF or by a read().
  * @held_by_read: a read() took it and could not copy it out yet.
  * @sb: the held sub-buffer.
+ * @held_snapshot: @sb is a sub-buffer of the snapshot, not consumed.
+ * @snapshot: the window of the last LRB_IOC_SNAPSHOT, if @snapshot_taken.
+ * @snapshot_taken: LRB_IOC_SNAPSHOT succeeded on this open file.
  * @wait: readers and pollers waiting for a delivery.
  * @wakeups: deliveries seen by the wakeup callback.
  */
@@ -83,6 +110,9 @@ struct lrb_fs_stream {
 	bool held;
 	bool held_by_read;
 	struct lrb_subbuf sb;
+	bool held_snapshot;
+	struct lrb_snapshot snapshot;
+	bool snapshot_taken;
 	wait_queue_head_t wait;
 	unsigned long wakeups;
 };
@@ -96,6 +126,10 @@ struct lrb_fs_stream {
  * @clock: &enum lrb_fs_clock.
  * @chan: the buffers.
  * @enabled: writers may write.
+ * @switch_timer_us: the switch timer period, 0 for none.
+ * @dump_on_oops: print the last records on an oops or a panic.
+ * @dumps: per possible CPU, the cursors of that dump (allocated when
+ *	@dump_on_oops is first set: nothing is allocated on an oops).
  * @flushed: disabled and flushed: a reader that finds nothing is at EOF.
  * @users: open files of the channel; under lrb_fs_mutex.
  * @readers: open stream files; under lrb_fs_mutex.
@@ -110,6 +144,9 @@ struct lrb_fs_chan {
 	enum lrb_fs_clock clock;
 	struct lrb_channel *chan;
 	bool enabled;
+	unsigned int switch_timer_us;
+	bool dump_on_oops;
+	struct lrb_fs_dump *dumps;
 	bool flushed;
 	int users;
 	int readers;
@@ -361,8 +398,11 @@ static int lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
 		 * acquire in lrb_fs_annotate_write().
 		 */
 		smp_store_release(&fc->enabled, true);
+		/* Checked when it was written. */
+		lrb_switch_timer_set(fc->chan, fc->switch_timer_us);
 		return 0;
 	}
+	lrb_switch_timer_set(fc->chan, 0);
 	/* Waits for markers and trace events in flight. */
 	lrb_events_stop(&fc->events);
 	WRITE_ONCE(fc->enabled, false);
@@ -409,6 +449,189 @@ static const struct file_operations lrb_fs_enable_fops = {
 	.write = lrb_fs_enable_write,
 	.release = lrb_fs_release,
 	.llseek = default_llseek,
+};
+
+/* switch_timer */
+
+static ssize_t lrb_fs_switch_timer_read(struct file *file, char __user *ubuf,
+					size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(fc->switch_timer_us));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t lrb_fs_switch_timer_write(struct file *file,
+					 const char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	char text[LRB_FS_SETTING_MAX];
+	unsigned int us;
+	int ret;
+
+	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	if (ret)
+		return ret;
+	if (kstrtouint(text, 10, &us) ||
+	    (us && (us < LRB_SWITCH_TIMER_MIN_US || us > LRB_SWITCH_TIMER_MAX_US)))
+		return -EINVAL;
+	mutex_lock(&lrb_fs_mutex);
+	if (fc->enabled)
+		ret = lrb_switch_timer_set(fc->chan, us);
+	if (!ret)
+		WRITE_ONCE(fc->switch_timer_us, us);
+	mutex_unlock(&lrb_fs_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_switch_timer_fops = {
+	.open = lrb_fs_open,
+	.read = lrb_fs_switch_timer_read,
+	.write = lrb_fs_switch_timer_write,
+	.release = lrb_fs_release,
+	.llseek = default_llseek,
+};
+
+/* dump_on_oops */
+
+static ssize_t lrb_fs_dump_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	char buf[2] = { READ_ONCE(fc->dump_on_oops) ? '1' : '0', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static ssize_t lrb_fs_dump_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	char text[LRB_FS_SETTING_MAX];
+	bool on;
+	int ret;
+
+	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	if (ret)
+		return ret;
+	if (kstrtobool(text, &on))
+		return -EINVAL;
+	mutex_lock(&lrb_fs_mutex);
+	if (on && !fc->dumps)
+		fc->dumps = kcalloc(nr_cpu_ids, sizeof(*fc->dumps), GFP_KERNEL);
+	if (on && !fc->dumps)
+		ret = -ENOMEM;
+	else
+		WRITE_ONCE(fc->dump_on_oops, on);
+	mutex_unlock(&lrb_fs_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_dump_fops = {
+	.open = lrb_fs_open,
+	.read = lrb_fs_dump_read,
+	.write = lrb_fs_dump_write,
+	.release = lrb_fs_release,
+	.llseek = default_llseek,
+};
+
+/* Print one record of a dump: time, CPU, event and fields. */
+static void lrb_fs_dump_record(struct lrb_fs_chan *fc, int cpu,
+			       const struct lrb_record *rec)
+{
+	static char line[LRB_FS_DUMP_LINE];
+	struct seq_buf s;
+	u64 sec = rec->ts;
+	u32 ns = do_div(sec, NSEC_PER_SEC);
+
+	seq_buf_init(&s, line, sizeof(line));
+	if (rec->id == LRB_FS_EVENT_ANNOTATION)
+		seq_buf_printf(&s, "annotation: text=\"%.*s\"",
+			       (int)strnlen(rec->data, rec->len),
+			       (const char *)rec->data);
+	else
+		lrb_events_print(&s, rec->id, rec->data, rec->len);
+	/* Truncated if too long. */
+	pr_emerg("lrb %s: [%5llu.%06u] cpu%d %s\n", fc->name, sec,
+		 (unsigned int)(ns / NSEC_PER_USEC), cpu, seq_buf_str(&s));
+}
+
+/*
+ * Print the last records of every CPU buffer of @fc, merged in time
+ * order. Runs on an oops or a panic: no lock, no allocation.
+ */
+static void lrb_fs_dump(struct lrb_fs_chan *fc)
+{
+	struct lrb_fs_dump *x;
+	int cpu, best;
+
+	pr_emerg("lrb %s: the last %u records of each CPU, oldest first\n",
+		 fc->name, LRB_FS_DUMP_RECORDS);
+	for_each_possible_cpu(cpu) {
+		x = &fc->dumps[cpu];
+		x->left = LRB_FS_DUMP_RECORDS;
+		x->has = !lrb_dump_begin(fc->chan, cpu, LRB_FS_DUMP_RECORDS,
+					 &x->d) && lrb_dump_next(&x->d, &x->rec);
+	}
+	for (;;) {
+		best = -1;
+		for_each_possible_cpu(cpu) {
+			x = &fc->dumps[cpu];
+			if (x->has && (best < 0 ||
+				       x->rec.ts < fc->dumps[best].rec.ts))
+				best = cpu;
+		}
+		if (best < 0)
+			break;
+		x = &fc->dumps[best];
+		lrb_fs_dump_record(fc, best, &x->rec);
+		x->has = --x->left && lrb_dump_next(&x->d, &x->rec);
+	}
+	pr_emerg("lrb %s: end of the dump\n", fc->name);
+}
+
+static atomic_t lrb_fs_dumped = ATOMIC_INIT(0);
+
+/*
+ * Dump the channels that asked for it, once. The crashing context may
+ * hold lrb_fs_mutex: walk the list without it, as it stands.
+ */
+static void lrb_fs_dump_all(void)
+{
+	struct lrb_fs_chan *fc;
+
+	if (atomic_xchg(&lrb_fs_dumped, 1))
+		return;
+	list_for_each_entry(fc, &lrb_fs_chans, list)
+		if (READ_ONCE(fc->dump_on_oops) && READ_ONCE(fc->dumps))
+			lrb_fs_dump(fc);
+}
+
+static int lrb_fs_die(struct notifier_block *nb, unsigned long val,
+		      void *data)
+{
+	if (val == DIE_OOPS)
+		lrb_fs_dump_all();
+	return NOTIFY_DONE;
+}
+
+static int lrb_fs_panic(struct notifier_block *nb, unsigned long val,
+			void *data)
+{
+	lrb_fs_dump_all();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lrb_fs_die_nb = {
+	.notifier_call = lrb_fs_die,
+};
+
+static struct notifier_block lrb_fs_panic_nb = {
+	.notifier_call = lrb_fs_panic,
 };
 
 /* stats */
@@ -744,6 +967,8 @@ static int lrb_fs_stream_release(struct inode *inode, struct file *file)
 		lrb_unget_subbuf(fc->chan, st->cpu, &st->sb);
 	st->held = false;
 	st->held_by_read = false;
+	st->held_snapshot = false;
+	st->snapshot_taken = false;
 	mutex_lock(&lrb_fs_mutex);
 	st->open = false;
 	fc->readers--;
@@ -786,15 +1011,16 @@ static int lrb_fs_stream_take(struct lrb_fs_stream *st, struct file *file)
 	}
 }
 
-static ssize_t lrb_fs_stream_read(struct file *file, char __user *ubuf,
-				  size_t count, loff_t *ppos)
+static ssize_t lrb_fs_stream_read(struct kiocb *iocb, struct iov_iter *to)
 {
+	struct file *file = iocb->ki_filp;
 	struct lrb_fs_stream *st = file->private_data;
 	struct lrb_channel *chan = st->fc->chan;
+	size_t size;
 	ssize_t ret;
 
 	/* Whole packets only: a stream file is a sequence of CTF packets. */
-	if (count < st->fc->config.subbuf_size)
+	if (iov_iter_count(to) < st->fc->config.subbuf_size)
 		return -EINVAL;
 	mutex_lock(&st->lock);
 	for (;;) {
@@ -814,7 +1040,9 @@ static ssize_t lrb_fs_stream_read(struct file *file, char __user *ubuf,
 			st->held_by_read = true;
 		}
 		/* On a fault the sub-buffer stays held for the next read. */
-		if (copy_to_user(ubuf, st->sb.data, st->sb.padded_size)) {
+		size = copy_to_iter(st->sb.data, st->sb.padded_size, to);
+		if (size != st->sb.padded_size) {
+			iov_iter_revert(to, size);
 			ret = -EFAULT;
 			break;
 		}
@@ -822,8 +1050,10 @@ static ssize_t lrb_fs_stream_read(struct file *file, char __user *ubuf,
 		st->held_by_read = false;
 		ret = lrb_put_subbuf(chan, st->cpu, &st->sb);
 		/* Overwritten while copied: what was copied is invalid. */
-		if (ret == -EIO)
+		if (ret == -EIO) {
+			iov_iter_revert(to, size);
 			continue;
+		}
 		if (!ret)
 			ret = st->sb.padded_size;
 		break;
@@ -871,7 +1101,48 @@ static long lrb_fs_stream_put(struct lrb_fs_stream *st, u64 __user *up)
 	if (!st->held || st->held_by_read || pos != st->sb.pos)
 		return -EINVAL;
 	st->held = false;
+	if (st->held_snapshot) {
+		st->held_snapshot = false;
+		return lrb_snapshot_put(st->fc->chan, st->cpu, &st->sb);
+	}
 	return lrb_put_subbuf(st->fc->chan, st->cpu, &st->sb);
+}
+
+static long lrb_fs_stream_snapshot(struct lrb_fs_stream *st,
+				   struct lrb_snapshot __user *up)
+{
+	unsigned long begin, end;
+	int ret;
+
+	ret = lrb_snapshot(st->fc->chan, st->cpu, &begin, &end);
+	if (ret)
+		return ret;
+	st->snapshot.begin = begin;
+	st->snapshot.end = end;
+	st->snapshot_taken = true;
+	return copy_to_user(up, &st->snapshot, sizeof(*up)) ? -EFAULT : 0;
+}
+
+static long lrb_fs_stream_get_at(struct lrb_fs_stream *st, u64 __user *up)
+{
+	const struct lrb_snapshot *snap = &st->snapshot;
+	u64 pos;
+	int ret;
+
+	if (get_user(pos, up))
+		return -EFAULT;
+	if (st->held)
+		return -EBUSY;
+	/* Positions wrap: compare distances from the window's start. */
+	if (!st->snapshot_taken ||
+	    (unsigned long)pos - snap->begin >= snap->end - snap->begin)
+		return -EINVAL;
+	ret = lrb_snapshot_get(st->fc->chan, st->cpu, pos, &st->sb);
+	if (ret)
+		return ret;
+	st->held = true;
+	st->held_snapshot = true;
+	return 0;
 }
 
 static long lrb_fs_stream_info(struct lrb_fs_stream *st,
@@ -934,6 +1205,12 @@ static long lrb_fs_stream_ioctl(struct file *file, unsigned int cmd,
 	case LRB_IOC_GET_INFO:
 		ret = lrb_fs_stream_info(st, up);
 		break;
+	case LRB_IOC_SNAPSHOT:
+		ret = lrb_fs_stream_snapshot(st, up);
+		break;
+	case LRB_IOC_GET_SUBBUF_AT:
+		ret = lrb_fs_stream_get_at(st, up);
+		break;
 	default:
 		ret = -ENOTTY;
 		break;
@@ -955,7 +1232,8 @@ static int lrb_fs_stream_mmap(struct file *file, struct vm_area_struct *vma)
 
 static const struct file_operations lrb_fs_stream_fops = {
 	.open = lrb_fs_stream_open,
-	.read = lrb_fs_stream_read,
+	.read_iter = lrb_fs_stream_read,
+	.splice_read = generic_file_splice_read,
 	.poll = lrb_fs_stream_poll,
 	.unlocked_ioctl = lrb_fs_stream_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
@@ -984,6 +1262,10 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 			return -ENOMEM;
 	if (!tracefs_create_file("enable", 0640, fc->dir, fc,
 				 &lrb_fs_enable_fops) ||
+	    !tracefs_create_file("switch_timer", 0640, fc->dir, fc,
+				 &lrb_fs_switch_timer_fops) ||
+	    !tracefs_create_file("dump_on_oops", 0640, fc->dir, fc,
+				 &lrb_fs_dump_fops) ||
 	    !tracefs_create_file("stats", 0440, fc->dir, fc,
 				 &lrb_fs_stats_fops) ||
 	    !tracefs_create_file("metadata", 0440, fc->dir, fc,
@@ -1012,6 +1294,7 @@ static void lrb_fs_chan_free(struct lrb_fs_chan *fc)
 	tracefs_remove(fc->dir);
 	if (fc->chan)
 		lrb_channel_destroy(fc->chan);
+	kfree(fc->dumps);
 	kfree(fc->streams);
 	kfree(fc);
 }
@@ -1157,6 +1440,8 @@ static __init int lrb_fs_init(void)
 		pr_warn("lrb: cannot create the tracefs directory\n");
 		return -ENOMEM;
 	}
+	register_die_notifier(&lrb_fs_die_nb);
+	atomic_notifier_chain_register(&panic_notifier_list, &lrb_fs_panic_nb);
 	return 0;
 }
 late_initcall(lrb_fs_init);

@@ -12,6 +12,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/lrb.h>
 #include <linux/sched.h>
@@ -941,6 +942,135 @@ static void lrb_test_hotplug(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, drain(test, chan, cpu, &next), 3UL);
 }
 
+/* Read the records of the snapshot window; check they count up from @next. */
+static unsigned long snapshot_read(struct kunit *test, struct lrb_channel *chan,
+				   unsigned long begin, unsigned long end,
+				   u64 next)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	unsigned long pos, n = 0;
+	struct lrb_subbuf sb;
+
+	for (pos = begin; pos != end; pos += SB_SIZE) {
+		struct lrb_record_iter it = {};
+		struct lrb_record rec;
+
+		KUNIT_ASSERT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, pos, &sb), 0);
+		while (lrb_record_next(&sb, &it, &rec)) {
+			KUNIT_EXPECT_EQ(test, rec_u64(&rec), next);
+			next++;
+			n++;
+		}
+		KUNIT_EXPECT_EQ(test, lrb_snapshot_put(chan, ctx->cpu, &sb), 0);
+	}
+	return n;
+}
+
+static void lrb_test_snapshot_window(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4,
+					    LRB_MODE_OVERWRITE);
+	unsigned long begin, end;
+	struct lrb_stats st;
+	u64 next;
+
+	/* Nine sub-buffers filled, the tenth open: 6 to 9 hold data. */
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 100), 100U);
+	KUNIT_ASSERT_EQ(test, lrb_snapshot(chan, ctx->cpu, &begin, &end), 0);
+	KUNIT_EXPECT_EQ(test, begin, 6 * SB_SIZE);
+	KUNIT_EXPECT_EQ(test, end, 10 * SB_SIZE);
+	KUNIT_EXPECT_EQ(test, snapshot_read(test, chan, begin, end, 6 * PER_SB),
+			100 - 6 * PER_SB);
+	/* Twice: nothing was consumed. */
+	KUNIT_EXPECT_EQ(test, snapshot_read(test, chan, begin, end, 6 * PER_SB),
+			100 - 6 * PER_SB);
+	next = 6 * PER_SB;
+	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next),
+			100 - 6 * PER_SB);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
+}
+
+static void lrb_test_snapshot_reused(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4,
+					    LRB_MODE_OVERWRITE);
+	unsigned long begin, end;
+	struct lrb_subbuf sb;
+
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 100), 100U);
+	KUNIT_ASSERT_EQ(test, lrb_snapshot(chan, ctx->cpu, &begin, &end), 0);
+	KUNIT_ASSERT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, begin, &sb), 0);
+	/* A writer reuses the oldest sub-buffer while it is read. */
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 100), 0);
+	KUNIT_EXPECT_EQ(test, lrb_snapshot_put(chan, ctx->cpu, &sb), -ESTALE);
+	KUNIT_EXPECT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, begin, &sb),
+			-ESTALE);
+	/* The rest of the window is intact. */
+	KUNIT_EXPECT_EQ(test, snapshot_read(test, chan, begin + SB_SIZE, end,
+					    7 * PER_SB), 100 - 7 * PER_SB);
+}
+
+static void lrb_test_snapshot_refused(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	unsigned long begin, end;
+	struct lrb_subbuf sb;
+
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB), PER_SB);
+	KUNIT_EXPECT_EQ(test, lrb_snapshot(chan, ctx->cpu, &begin, &end),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, 0, &sb), -EINVAL);
+	lrb_channel_destroy(chan);
+
+	chan = chan_new(test, SB_SIZE, 4, LRB_MODE_OVERWRITE);
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB - 1), PER_SB - 1);
+	/* Open, not complete, or not aligned. */
+	KUNIT_EXPECT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, 0, &sb), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, 8, &sb), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_snapshot(chan, nr_cpu_ids, &begin, &end),
+			-EINVAL);
+}
+
+static void lrb_test_switch_timer(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_config cfg = {
+		.subbuf_size = SB_SIZE,
+		.num_subbufs = 4,
+	};
+	struct lrb_subbuf sb;
+	int i;
+
+	ctx->chan = lrb_channel_create(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ctx->chan));
+	KUNIT_EXPECT_EQ(test, lrb_switch_timer_set(ctx->chan, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_switch_timer_set(ctx->chan,
+						   LRB_SWITCH_TIMER_MAX_US + 1),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, write_u64(ctx->chan, 1, 42), 0);
+	/* Off: the open sub-buffer stays open. */
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(ctx->chan, ctx->cpu, &sb), -EAGAIN);
+	/* 1 ms: closed within a few ticks. */
+	KUNIT_ASSERT_EQ(test, lrb_switch_timer_set(ctx->chan, 1000), 0);
+	for (i = 0; i < 100; i++) {
+		msleep(20);
+		if (lrb_subbuf_ready(ctx->chan, ctx->cpu))
+			break;
+	}
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(ctx->chan, ctx->cpu, &sb), 0);
+	KUNIT_EXPECT_EQ(test, sb.records, 1UL);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(ctx->chan, ctx->cpu, &sb), 0);
+	/* No records: no packet. */
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(ctx->chan, ctx->cpu, &sb), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, lrb_switch_timer_set(ctx->chan, 0), 0);
+}
+
 static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_config_subbuf_size),
 	KUNIT_CASE(lrb_test_config_num_subbufs),
@@ -973,6 +1103,10 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_wakeup),
 	KUNIT_CASE(lrb_test_irq_writers),
 	KUNIT_CASE(lrb_test_hotplug),
+	KUNIT_CASE(lrb_test_snapshot_window),
+	KUNIT_CASE(lrb_test_snapshot_reused),
+	KUNIT_CASE(lrb_test_snapshot_refused),
+	KUNIT_CASE(lrb_test_switch_timer),
 	{}
 };
 

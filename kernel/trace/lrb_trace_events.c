@@ -380,6 +380,71 @@ static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
 
 /* Trace events: the stage's probe, once per link */
 
+/* One field of an ftrace entry as name=value, for a crash dump. */
+static void lrb_te_print_field(struct seq_buf *s,
+			       const struct ftrace_event_field *f,
+			       const void *data, size_t len)
+{
+	const void *p = data + f->offset;
+	size_t off, n;
+	u64 v = 0;
+	u32 loc;
+
+	if (lrb_te_is_loc(f)) {
+		memcpy(&loc, p, sizeof(loc));
+		off = (loc & 0xffff) + (f->type[2] == 'r' ? f->offset + f->size : 0);
+		n = loc >> 16;
+		if (off + n > len)
+			seq_buf_puts(s, "?");
+		else if (lrb_te_is_text(strchr(f->type, ' ') + 1))
+			seq_buf_printf(s, "\"%.*s\"", (int)strnlen(data + off, n),
+				       (const char *)data + off);
+		else
+			seq_buf_printf(s, "[%zu bytes]", n);
+		return;
+	}
+	if (strchr(f->type, '[')) {
+		if (lrb_te_is_text(f->type))
+			seq_buf_printf(s, "\"%.*s\"", (int)strnlen(p, f->size),
+				       (const char *)p);
+		else
+			seq_buf_printf(s, "[%d bytes]", f->size);
+		return;
+	}
+	if (f->size > sizeof(v) || !is_power_of_2(f->size)) {
+		seq_buf_puts(s, "?");
+		return;
+	}
+	memcpy(&v, p, f->size);
+	if (strchr(f->type, '*'))
+		seq_buf_printf(s, "0x%llx", v);
+	else if (!f->is_signed)
+		seq_buf_printf(s, "%llu", v);
+	else if (f->size < 8 && (v & BIT_ULL(f->size * 8 - 1)))
+		seq_buf_printf(s, "%lld", (s64)(v | ~0ULL << (f->size * 8)));
+	else
+		seq_buf_printf(s, "%lld", (s64)v);
+}
+
+/* The pid and the fields of an ftrace entry, in the order of the format. */
+static void lrb_te_print(struct lrb_event *ev, struct seq_buf *s,
+			 const void *data, size_t len)
+{
+	struct list_head *head = trace_get_fields(to_te(ev)->call);
+	const struct trace_entry *ent = data;
+	struct ftrace_event_field *f;
+
+	if (len < sizeof(*ent))
+		return;
+	seq_buf_printf(s, " pid=%d", ent->pid);
+	list_for_each_entry_reverse(f, head, link) {
+		if (f->offset < sizeof(*ent) || f->offset + f->size > len)
+			continue;
+		seq_buf_printf(s, " %s=", f->name);
+		lrb_te_print_field(s, f, data, len);
+	}
+}
+
 static int lrb_te_start(struct lrb_event_link *l)
 {
 	struct trace_event_call *call = to_te(l->ev)->call;
@@ -553,6 +618,7 @@ static void lrb_te_add(struct trace_event_call *call)
 	te->call = call;
 	te->ev.name = te->name;
 	te->ev.describe = lrb_te_describe;
+	te->ev.print = lrb_te_print;
 	if (!lrb_sc_init(te)) {
 		/* Dynamic events (kprobes, synthetic) have no LRB probe. */
 		if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||

@@ -108,6 +108,20 @@ struct lrb_stream_info {
 	__u32 mode;
 };
 
+/**
+ * struct lrb_snapshot - window of a snapshot, from LRB_IOC_SNAPSHOT
+ * @begin: position of the oldest sub-buffer that may hold data.
+ * @end: position after the newest complete sub-buffer.
+ *
+ * Positions are free-running byte counts of the CPU buffer, multiples of
+ * the sub-buffer size: the sub-buffers of the window are at @begin,
+ * @begin + subbuf_size, ... up to @end, excluded.
+ */
+struct lrb_snapshot {
+	__u64 begin;
+	__u64 end;
+};
+
 /*
  * Stream file ioctls. A reader takes the oldest complete sub-buffer with
  * GET_SUBBUF (-EAGAIN if there is none, -EBUSY if one is already held),
@@ -126,5 +140,16 @@ struct lrb_stream_info {
 #define LRB_IOC_GET_MMAP_OFFSET	_IOR(LRB_IOC_MAGIC, 0x04, __u64)
 #define LRB_IOC_FLUSH		_IO(LRB_IOC_MAGIC, 0x05)
 #define LRB_IOC_GET_INFO	_IOR(LRB_IOC_MAGIC, 0x06, struct lrb_stream_info)
+
+/*
+ * Snapshots (overwrite mode), read while writers go on and consuming
+ * nothing: SNAPSHOT flushes the CPU and returns the window of complete
+ * sub-buffers; GET_SUBBUF_AT holds the sub-buffer at a position of that
+ * window (-EAGAIN: not complete yet, retry; -ESTALE: writers reused it);
+ * it is read through mmap() as above and given back with PUT_SUBBUF,
+ * which returns -ESTALE if writers reused it while it was read.
+ */
+#define LRB_IOC_SNAPSHOT	_IOR(LRB_IOC_MAGIC, 0x07, struct lrb_snapshot)
+#define LRB_IOC_GET_SUBBUF_AT	_IOW(LRB_IOC_MAGIC, 0x08, __u64)
 
 #endif /* _UAPI_LINUX_LRB_H */

@@ -3,6 +3,7 @@
  * lrb-record: record an LRB channel into a CTF trace directory.
  *
  *   lrb-record -o DIR [options] [-- COMMAND [ARGS]]
+ *   lrb-record snapshot -c NAME -o DIR
  *   lrb-record report DIR
  *
  * It creates a channel in /sys/kernel/tracing/lrb, enables it, copies every
@@ -11,6 +12,13 @@
  * on SIGINT/SIGTERM. At stop it disables the channel (which flushes every
  * CPU), drains, flushes again so losses at the very end are reported in a
  * packet, drains again, writes DIR/metadata and removes the channel.
+ * Where the kernel can splice() a stream into a pipe, the packets move to
+ * the files that way instead, without passing through user space.
+ *
+ * With --flight-recorder the channel overwrites and nothing is consumed:
+ * "lrb-record snapshot" writes what a running channel holds to a new
+ * trace directory, as often as asked, and the recorder takes one last
+ * snapshot to DIR when it stops.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -46,6 +54,7 @@ struct stream {
 	int fd;
 	int out;
 	const unsigned char *map;
+	int pipe[2];	/* for splice(), if pipe[0] >= 0 */
 	struct lrb_stream_info info;
 	__u64 bytes;
 	__u64 packets;
@@ -220,6 +229,30 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+static bool use_splice = true;
+
+/* A pipe that holds a whole packet, for splice(); none if it cannot. */
+static void close_pipe(struct stream *s)
+{
+	if (s->pipe[0] >= 0) {
+		close(s->pipe[0]);
+		close(s->pipe[1]);
+	}
+	s->pipe[0] = -1;
+	s->pipe[1] = -1;
+}
+
+static void open_pipe(struct stream *s)
+{
+	if (!use_splice || pipe2(s->pipe, O_CLOEXEC)) {
+		s->pipe[0] = -1;
+		return;
+	}
+	if (fcntl(s->pipe[0], F_SETPIPE_SZ, (int)s->info.subbuf_size) <
+	    (int)s->info.subbuf_size)
+		close_pipe(s);
+}
+
 static void open_streams(const char *outdir)
 {
 	int cpus[MAX_CPUS], n = 0;
@@ -250,6 +283,7 @@ static void open_streams(const char *outdir)
 			      s->fd, 0);
 		if (s->map == MAP_FAILED)
 			die("%s: mmap: %s", path, strerror(errno));
+		open_pipe(s);
 		snprintf(path, sizeof(path), "%s/stream_%d", outdir, s->cpu);
 		s->out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (s->out < 0)
@@ -260,31 +294,76 @@ static void open_streams(const char *outdir)
 		die("%s/streams: no stream files", chan_dir);
 }
 
+/* Write @left bytes at @p to the stream file of @s. */
+static void write_out(struct stream *s, const unsigned char *p, size_t left)
+{
+	while (left) {
+		ssize_t n = write(s->out, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die("writing stream_%d: %s", s->cpu,
+			    n < 0 && errno == ENOSPC ? "disk full" :
+			    strerror(n < 0 ? errno : EIO));
+		p += n;
+		left -= n;
+	}
+}
+
+/*
+ * Move every complete sub-buffer of @s to its file through the pipe.
+ * Returns false, with nothing moved, if the kernel cannot splice.
+ */
+static bool drain_splice(struct stream *s)
+{
+	for (;;) {
+		ssize_t n = splice(s->fd, NULL, s->pipe[1], NULL,
+				   s->info.subbuf_size, SPLICE_F_NONBLOCK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return true;
+		if (n < 0 && errno == EINVAL && !s->packets)
+			return false;
+		if (n < 0)
+			die("cpu %d: splice: %s", s->cpu, strerror(errno));
+		if (!n)
+			return true;	/* end of file */
+		for (ssize_t left = n; left; ) {
+			ssize_t m = splice(s->pipe[0], NULL, s->out, NULL, left,
+					   SPLICE_F_MOVE);
+
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				die("writing stream_%d: %s", s->cpu,
+				    m < 0 && errno == ENOSPC ? "disk full" :
+				    strerror(m < 0 ? errno : EIO));
+			left -= m;
+		}
+		s->bytes += n;
+		s->packets += n / s->info.subbuf_size;
+	}
+}
+
 /* Copy every complete sub-buffer of @s to its file. */
 static void drain(struct stream *s)
 {
 	__u64 pos, off, padded;
 
-	while (!ioctl(s->fd, LRB_IOC_GET_SUBBUF, &pos)) {
-		const unsigned char *p;
-		size_t left;
+	if (s->pipe[0] >= 0) {
+		if (drain_splice(s))
+			return;
+		close_pipe(s);
+	}
 
+	while (!ioctl(s->fd, LRB_IOC_GET_SUBBUF, &pos)) {
 		if (ioctl(s->fd, LRB_IOC_GET_MMAP_OFFSET, &off) ||
 		    ioctl(s->fd, LRB_IOC_GET_PADDED_SIZE, &padded))
 			die("cpu %d: ioctl: %s", s->cpu, strerror(errno));
-		p = s->map + off;
-		for (left = padded; left; ) {
-			ssize_t n = write(s->out, p, left);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				die("writing stream_%d: %s", s->cpu,
-				    n < 0 && errno == ENOSPC ? "disk full" :
-				    strerror(n < 0 ? errno : EIO));
-			p += n;
-			left -= n;
-		}
+		write_out(s, s->map + off, padded);
 		if (ioctl(s->fd, LRB_IOC_PUT_SUBBUF, &pos)) {
 			if (errno != EIO)
 				die("cpu %d: put: %s", s->cpu, strerror(errno));
@@ -384,10 +463,178 @@ static void save_counts(const char *outdir, const struct counts *c)
 		die("%s: %s", path, strerror(errno));
 }
 
+/* What a snapshot of one CPU skipped. */
+struct snap_count {
+	__u64 packets, reused, incomplete;
+};
+
+/* Copy the snapshot window of one CPU to @dir/stream_N; 0, or -1 if no CPU. */
+static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
+			   FILE *info)
+{
+	struct stream s = { .cpu = cpu };
+	size_t n, i, first, last, sbs;
+	struct lrb_snapshot snap;
+	unsigned char *copy;
+	__u64 pos, off;
+	char path[700];
+
+	snprintf(path, sizeof(path), "%s/streams/cpu%d", chan_dir, cpu);
+	s.fd = open(path, O_RDONLY);
+	if (s.fd < 0 && errno == ENOENT)
+		return -1;
+	if (s.fd < 0)
+		die("%s: %s", path, errno == EBUSY ?
+		    "open by another reader (a recorder consuming the channel?)" :
+		    strerror(errno));
+	if (ioctl(s.fd, LRB_IOC_GET_INFO, &s.info))
+		die("%s: LRB_IOC_GET_INFO: %s", path, strerror(errno));
+	s.map = mmap(NULL, s.info.mmap_size, PROT_READ, MAP_SHARED, s.fd, 0);
+	if (s.map == MAP_FAILED)
+		die("%s: mmap: %s", path, strerror(errno));
+	if (ioctl(s.fd, LRB_IOC_SNAPSHOT, &snap))
+		die("%s: snapshot: %s", chan_name, errno == EINVAL ?
+		    "the channel does not overwrite (mode discard): record it instead" :
+		    strerror(errno));
+	snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
+	s.out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (s.out < 0)
+		die("%s: %s", path, strerror(errno));
+	sbs = s.info.subbuf_size;
+	n = (snap.end - snap.begin) / sbs;
+	first = n;
+	last = n;
+	copy = malloc(n ? n * sbs : 1);
+	if (!copy)
+		die("out of memory");
+	/*
+	 * Newest first: writers reuse the oldest sub-buffers first, so once
+	 * one is found reused the older ones are too, and the packets kept
+	 * are a run without gaps up to the snapshot.
+	 */
+	for (i = n; i-- > 0; ) {
+		int tries = 0, ret;
+
+		pos = snap.begin + i * sbs;
+		/* A writer the flush interrupted commits in microseconds. */
+		while ((ret = ioctl(s.fd, LRB_IOC_GET_SUBBUF_AT, &pos)) &&
+		       errno == EAGAIN && ++tries < 100)
+			usleep(100);
+		if (ret && errno == EAGAIN && first == n) {
+			sc->incomplete++;	/* the newest: nothing after it */
+			continue;
+		}
+		if (ret && (errno == ESTALE || errno == EAGAIN))
+			break;
+		if (ret || ioctl(s.fd, LRB_IOC_GET_MMAP_OFFSET, &off))
+			die("cpu %d: snapshot get: %s", cpu, strerror(errno));
+		memcpy(copy + i * sbs, s.map + off, sbs);
+		if (ioctl(s.fd, LRB_IOC_PUT_SUBBUF, &pos)) {
+			if (errno != ESTALE)
+				die("cpu %d: snapshot put: %s", cpu, strerror(errno));
+			break;	/* reused while copied */
+		}
+		if (first == n)
+			last = i + 1;
+		first = i;
+	}
+	/* Older than the first kept: reused, or about to be. */
+	sc->packets = last - first;
+	sc->reused = n - sc->packets - sc->incomplete;
+	write_out(&s, copy + first * sbs, (last - first) * sbs);
+	free(copy);
+	fprintf(info, "cpu %d begin %llu end %llu packets %llu reused %llu incomplete %llu\n",
+		cpu, (unsigned long long)snap.begin, (unsigned long long)snap.end,
+		sc->packets, sc->reused, sc->incomplete);
+	munmap((void *)s.map, s.info.mmap_size);
+	close(s.fd);
+	if (close(s.out))
+		die("closing stream_%d: %s", cpu, strerror(errno));
+	return 0;
+}
+
+/*
+ * Write what the running channel holds to the new trace directory @dir,
+ * consuming nothing: each CPU flushed, then its complete sub-buffers but
+ * those writers reuse meanwhile (skipped and counted in @dir/.lrb-snapshot).
+ */
+static void take_snapshot(const char *dir, bool create)
+{
+	struct snap_count sum = {};
+	char path[700];
+	int cpus = 0;
+	FILE *info;
+
+	if (create && mkdir(dir, 0755))
+		die("%s: %s", dir, errno == EEXIST ?
+		    "exists (a snapshot goes to a new directory)" : strerror(errno));
+	snprintf(path, sizeof(path), "%s/.lrb-snapshot", dir);
+	info = fopen(path, "w");
+	if (!info)
+		die("%s: %s", path, strerror(errno));
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct snap_count sc = {};
+
+		if (snapshot_stream(dir, cpu, &sc, info))
+			continue;
+		sum.packets += sc.packets;
+		sum.reused += sc.reused;
+		sum.incomplete += sc.incomplete;
+		cpus++;
+	}
+	if (fclose(info))
+		die("%s: %s", path, strerror(errno));
+	if (!cpus)
+		die("%s/streams: no stream files", chan_dir);
+	copy_metadata(dir);
+	fprintf(stderr,
+		"lrb-record: snapshot of %s to %s: %llu packets from %d CPUs, %llu reused by writers (skipped), %llu incomplete\n",
+		chan_name, dir, sum.packets, cpus, sum.reused, sum.incomplete);
+}
+
+/* lrb-record snapshot -c NAME -o DIR */
+static int snapshot_main(int argc, char **argv)
+{
+	const char *dir = NULL;
+	char path[600], *mode;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "c:o:h")) != -1) {
+		switch (opt) {
+		case 'c':
+			snprintf(chan_name, sizeof(chan_name), "%s", optarg);
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: lrb-record snapshot -c NAME -o DIR\n");
+			return 2;
+		}
+	}
+	if (!dir || !chan_name[0] || optind != argc) {
+		fprintf(stderr, "usage: lrb-record snapshot -c NAME -o DIR\n");
+		return 2;
+	}
+	find_tracefs();
+	snprintf(chan_dir, sizeof(chan_dir), "%s/lrb/%s", tracefs, chan_name);
+	if (access(chan_dir, F_OK))
+		die("no channel %s in %s/lrb", chan_name, tracefs);
+	snprintf(path, sizeof(path), "%s/mode", chan_dir);
+	mode = read_all(path, NULL);
+	if (!mode || strncmp(mode, "overwrite", 9))
+		die("channel %s does not overwrite (mode %s): record it instead",
+		    chan_name, mode ? strtok(mode, "\n") : "unknown");
+	free(mode);
+	take_snapshot(dir, true);
+	return 0;
+}
+
 static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: lrb-record -o DIR [options] [-- COMMAND [ARGS]]\n"
+		"       lrb-record snapshot -c NAME -o DIR\n"
 		"       lrb-record report DIR\n"
 		"  -o DIR          trace directory to write (created)\n"
 		"  -c NAME         channel name (default lrb-record-PID)\n"
@@ -399,11 +646,27 @@ static void print_usage(void)
 		"                  all (repeatable; a glob also takes events of\n"
 		"                  modules loaded later)\n"
 		"  -d SECONDS      stop after SECONDS\n"
+		"  -F, --flight-recorder\n"
+		"                  overwrite, consume nothing, and write a snapshot to\n"
+		"                  DIR at the end (lrb-record snapshot takes more)\n"
+		"  -T, --switch-timer USEC\n"
+		"                  close a sub-buffer open for USEC microseconds, so\n"
+		"                  records of quiet CPUs arrive (0 off, 100..3600000000)\n"
+		"  --no-splice     copy packets through the mmap, not with splice()\n"
 		"  -q              no progress display\n");
 	exit(2);
 }
 
 int lrb_report(const char *dir);
+
+enum { OPT_NO_SPLICE = 256 };
+
+static const struct option long_opts[] = {
+	{ "flight-recorder", no_argument, NULL, 'F' },
+	{ "switch-timer", required_argument, NULL, 'T' },
+	{ "no-splice", no_argument, NULL, OPT_NO_SPLICE },
+	{ NULL, 0, NULL, 0 },
+};
 
 int main(int argc, char **argv)
 {
@@ -416,12 +679,26 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	char name[64];
 	struct counts c;
+	const char *switch_timer = NULL;
+	bool flight = false;
 
 	if (argc == 3 && !strcmp(argv[1], "report"))
 		return lrb_report(argv[2]);
+	if (argc >= 2 && !strcmp(argv[1], "snapshot"))
+		return snapshot_main(argc - 1, argv + 1);
 	snprintf(name, sizeof(name), "lrb-record-%d", (int)getpid());
-	while ((opt = getopt(argc, argv, "+o:c:s:n:m:k:e:d:qh")) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:c:s:n:m:k:e:d:qhFT:",
+				  long_opts, NULL)) != -1) {
 		switch (opt) {
+		case 'F':
+			flight = true;
+			break;
+		case 'T':
+			switch_timer = optarg;
+			break;
+		case OPT_NO_SPLICE:
+			use_splice = false;
+			break;
 		case 'o':
 			outdir = optarg;
 			break;
@@ -457,6 +734,10 @@ int main(int argc, char **argv)
 	}
 	if (!outdir)
 		print_usage();
+	if (flight && mode && strcmp(mode, "overwrite"))
+		die("--flight-recorder overwrites: -m %s contradicts it", mode);
+	if (flight)
+		mode = "overwrite";
 	if (mkdir(outdir, 0755) && errno != EEXIST)
 		die("%s: %s", outdir, strerror(errno));
 
@@ -470,6 +751,9 @@ int main(int argc, char **argv)
 		set("mode", mode);
 	if (clock_name)
 		set("clock", clock_name);
+	if (switch_timer && put_file("switch_timer", switch_timer))
+		die("--switch-timer %s: microseconds, 0 (off) or %u to %u",
+		    switch_timer, 100, 3600000000U);
 	for (int i = 0; i < nr_events; i++) {
 		char cmd[300];
 		int ret;
@@ -482,7 +766,8 @@ int main(int argc, char **argv)
 		if (ret)
 			die("-e %s: %s", events[i], strerror(-ret));
 	}
-	open_streams(outdir);
+	if (!flight)
+		open_streams(outdir);
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -518,6 +803,8 @@ int main(int argc, char **argv)
 		waitpid(child, &child_status, 0);
 	}
 
+	if (flight)
+		take_snapshot(outdir, false);
 	/* Disabling flushes every CPU; flush again for trailing losses. */
 	set("enable", "0");
 	for (int i = 0; i < nr_streams; i++)
@@ -550,6 +837,7 @@ int main(int argc, char **argv)
 				"lrb-record: cpu %d: %llu packets overwritten while copied, dropped\n",
 				s->cpu, s->dropped);
 		munmap((void *)s->map, s->info.mmap_size);
+		close_pipe(s);
 		if (close(s->out))
 			die("closing stream_%d: %s", s->cpu, strerror(errno));
 	}

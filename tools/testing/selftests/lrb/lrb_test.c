@@ -15,8 +15,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/lrb.h>
 
@@ -1176,6 +1178,427 @@ TEST_F(chan, marker_disabled_at_run_time)
 	EXPECT_EQ(5, c.bursts);
 	EXPECT_EQ(1, c.site);
 	EXPECT_EQ(0, c.bye);
+}
+
+/* Snapshots, the switch timer and splice. */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Write one annotation from @cpu, in a child pinned there. */
+static int annotate_on(int cpu, const char *text)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		pin(cpu);
+		_exit(annotate(text) ? 1 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+TEST_F(chan, snapshot_errors)
+{
+	struct lrb_snapshot snap;
+	unsigned char pkt[SUBBUF];
+	uint64_t pos = 0;
+	int fd;
+
+	/* Discard mode: nothing is overwritten, consume instead. */
+	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_SNAPSHOT, &snap));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+
+	ASSERT_EQ(0, put(cpath("mode"), "overwrite"));
+	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	/* Before any snapshot. */
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF_AT, &pos));
+	EXPECT_EQ(EINVAL, errno);
+	/* Nothing written: an empty window. */
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_SNAPSHOT, &snap));
+	EXPECT_EQ(snap.begin, snap.end);
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF_AT, &snap.begin));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_SNAPSHOT, NULL));
+	EXPECT_EQ(EFAULT, errno);
+
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, annotate("snap"));
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_SNAPSHOT, &snap));
+	ASSERT_EQ(SUBBUF, snap.end - snap.begin);
+	pos = snap.end;
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF_AT, &pos));
+	EXPECT_EQ(EINVAL, errno);
+	pos = snap.begin + 8;
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF_AT, &pos));
+	EXPECT_EQ(EINVAL, errno);
+	pos = snap.begin;
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_SUBBUF_AT, &pos));
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF_AT, &pos));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(-1, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(0, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
+	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
+	EXPECT_EQ(EINVAL, errno);
+	/* Nothing was consumed: the packet is still there to read. */
+	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(1, packet_records(pkt, "snap"));
+	EXPECT_EQ(1, stat_total(DELIVERED));
+	close(fd);
+}
+
+/*
+ * Writers on every CPU while snapshots are taken: annotations
+ * "snap C N S", C the CPU, N a per-CPU sequence number, S a checksum.
+ */
+#define SNAPSHOTS	12
+
+static unsigned int snap_sum(int cpu, long seq)
+{
+	return (unsigned int)(cpu * 2654435761u ^ seq * 40503u);
+}
+
+struct snap_state {
+	int cpu;
+	long first, last;	/* sequence numbers seen, -1 for none */
+	int bad, gaps, torn;
+};
+
+static void snap_check(const struct rec *r, void *arg)
+{
+	struct snap_state *st = arg;
+	unsigned int sum;
+	long seq;
+	int cpu;
+
+	if (r->id != 0 || strncmp((const char *)r->p, "snap ", 5))
+		return;
+	if (sscanf((const char *)r->p, "snap %d %ld %u", &cpu, &seq, &sum) != 3 ||
+	    sum != snap_sum(cpu, seq) || cpu != st->cpu) {
+		st->torn++;
+		return;
+	}
+	if (st->last >= 0 && seq != st->last + 1)
+		st->gaps++;
+	if (st->first < 0)
+		st->first = seq;
+	st->last = seq;
+}
+
+/* Save a copy of a packet of snapshot @n for babeltrace2, if asked to. */
+static void snap_save(int n, int cpu, const unsigned char *pkt)
+{
+	const char *dir = getenv("LRB_SNAPSHOT_DIR");
+	char path[256];
+	FILE *f;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%d", dir, n);
+	mkdir(dir, 0755);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/stream_%d", dir, n, cpu);
+	f = fopen(path, "a");
+	if (f) {
+		fwrite(pkt, 1, SUBBUF, f);
+		fclose(f);
+	}
+}
+
+static void snap_metadata(int n)
+{
+	const char *dir = getenv("LRB_SNAPSHOT_DIR");
+	static char text[1 << 20];
+	char path[256];
+	FILE *f;
+
+	if (!dir || get(cpath("metadata"), text, sizeof(text)))
+		return;
+	snprintf(path, sizeof(path), "%s/%d/metadata", dir, n);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST_F(chan, snapshot_while_writing)
+{
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned char *pkt = malloc(8 * SUBBUF);	/* a CPU buffer */
+	long *seqs;	/* shared with the writers: atomic loads and stores */
+	pid_t pids[64];
+	int n, cpu;
+
+	ASSERT_NE(NULL, pkt);
+	ASSERT_GT(63, ncpu);
+	ASSERT_EQ(0, put(cpath("mode"), "overwrite"));
+	ASSERT_EQ(0, put(cpath("num_subbufs"), "8"));
+	/* Interrupts write too, into the same buffers. */
+	events_cmd("enable", "irq");
+	events_cmd("enable", "timer");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	seqs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		    -1, 0);
+	ASSERT_NE(MAP_FAILED, seqs);
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		seqs[cpu] = 0;
+		pids[cpu] = fork();
+		ASSERT_LE(0, pids[cpu]);
+		if (pids[cpu])
+			continue;
+		pin(cpu);
+		for (long i = 0; !__atomic_load_n(&seqs[63], __ATOMIC_RELAXED); i++) {
+			char text[128];
+			int pad = i % 40;
+
+			snprintf(text, sizeof(text), "snap %d %ld %u %.*s", cpu, i,
+				 snap_sum(cpu, i), pad,
+				 "........................................");
+			if (annotate(text))
+				_exit(1);
+			/* Published once the record is committed. */
+			__atomic_store_n(&seqs[cpu], i + 1, __ATOMIC_RELEASE);
+		}
+		_exit(0);
+	}
+	pin(0);
+	for (n = 0; n < SNAPSHOTS; n++) {
+		usleep(20000);
+		for (cpu = 0; cpu < ncpu; cpu++) {
+			struct snap_state st = { .cpu = cpu, .first = -1, .last = -1 };
+			int fd = open_stream(cpu, O_RDONLY | O_NONBLOCK);
+			long written = __atomic_load_n(&seqs[cpu], __ATOMIC_ACQUIRE);
+			struct lrb_stream_info info;
+			struct lrb_snapshot snap;
+			int kept = 0, reused, incomplete = 0;
+			uint64_t pos, off, last_seq_num = 0, i, first = 0;
+			unsigned char *map;
+
+			ASSERT_LE(0, fd);
+			ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_INFO, &info));
+			map = mmap(NULL, info.mmap_size, PROT_READ, MAP_SHARED, fd, 0);
+			ASSERT_NE(MAP_FAILED, map);
+			ASSERT_EQ(0, ioctl(fd, LRB_IOC_SNAPSHOT, &snap));
+			/*
+			 * Newest first, as lrb-record does: once a sub-buffer
+			 * is found reused, the older ones are too.
+			 */
+			for (i = (snap.end - snap.begin) / SUBBUF; i-- > 0; ) {
+				int tries = 0, ret;
+
+				pos = snap.begin + i * SUBBUF;
+				while ((ret = ioctl(fd, LRB_IOC_GET_SUBBUF_AT, &pos)) &&
+				       errno == EAGAIN && ++tries < 100)
+					usleep(100);
+				if (ret && errno == EAGAIN && !kept) {
+					incomplete++;
+					continue;
+				}
+				if (ret) {
+					ASSERT_TRUE(errno == ESTALE || errno == EAGAIN);
+					break;
+				}
+				ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_MMAP_OFFSET, &off));
+				memcpy(pkt + i * SUBBUF, map + off, SUBBUF);
+				if (ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos)) {
+					ASSERT_EQ(ESTALE, errno);
+					break;
+				}
+				first = i;
+				kept++;
+			}
+			reused = (snap.end - snap.begin) / SUBBUF - kept - incomplete;
+			/* Oldest first: packets follow each other, records too. */
+			for (i = first; i < first + kept; i++) {
+				const struct lrb_packet_header *ph =
+					(const void *)(pkt + i * SUBBUF);
+
+				if (i > first)
+					EXPECT_EQ(last_seq_num + 1, ph->packet_seq_num);
+				last_seq_num = ph->packet_seq_num;
+				EXPECT_EQ(0, packet_each(pkt + i * SUBBUF, cpu,
+							 snap_check, &st));
+				snap_save(n, cpu, pkt + i * SUBBUF);
+			}
+			/* Everything committed before the snapshot is in it. */
+			EXPECT_LE(written - 1, st.last);
+			EXPECT_EQ(0, st.gaps);
+			EXPECT_EQ(0, st.torn);
+			EXPECT_LT(0, kept);
+			printf("# snapshot %d cpu %d: %d packets, %d reused, ",
+			       n, cpu, kept, reused);
+			printf("%d incomplete, seq %ld..%ld (%ld written before)\n",
+			       incomplete, st.first, st.last, written);
+			munmap(map, info.mmap_size);
+			close(fd);
+		}
+		snap_metadata(n);
+	}
+	__atomic_store_n(&seqs[63], 1, __ATOMIC_RELAXED);
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		int status;
+
+		ASSERT_EQ(pids[cpu], waitpid(pids[cpu], &status, 0));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	free(pkt);
+}
+
+TEST_F(chan, switch_timer_latency)
+{
+	unsigned char pkt[SUBBUF];
+	struct pollfd pfd;
+	char buf[32];
+	double t0, ms;
+	int fd;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	/* Out of range, garbage: refused, the setting unchanged. */
+	EXPECT_EQ(-EINVAL, put(cpath("switch_timer"), "99"));
+	EXPECT_EQ(-EINVAL, put(cpath("switch_timer"), "3600000001"));
+	EXPECT_EQ(-EINVAL, put(cpath("switch_timer"), "-1"));
+	EXPECT_EQ(-EINVAL, put(cpath("switch_timer"), "1ms"));
+	ASSERT_EQ(0, get(cpath("switch_timer"), buf, sizeof(buf)));
+	EXPECT_STREQ("0\n", buf);
+	ASSERT_EQ(0, put(cpath("switch_timer"), "100000"));
+	ASSERT_EQ(0, get(cpath("switch_timer"), buf, sizeof(buf)));
+	EXPECT_STREQ("100000\n", buf);
+
+	fd = open_stream(1, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	/* 100 ms: a lone record on CPU 1 arrives within two periods. */
+	ASSERT_EQ(0, annotate_on(1, "lone"));
+	t0 = now_ms();
+	ASSERT_EQ(1, poll(&pfd, 1, 2000));
+	ms = now_ms() - t0;
+	printf("# switch timer 100 ms: record delivered after %.1f ms\n", ms);
+	EXPECT_GT(200, ms);
+	ASSERT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(1, packet_records(pkt, "lone"));
+
+	/* Off (changed while enabled): it waits for the flush. */
+	ASSERT_EQ(0, put(cpath("switch_timer"), "0"));
+	ASSERT_EQ(0, annotate_on(1, "waits"));
+	EXPECT_EQ(0, poll(&pfd, 1, 500));
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_FLUSH));
+	ASSERT_EQ(1, poll(&pfd, 1, 2000));
+	ASSERT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(1, packet_records(pkt, "waits"));
+	close(fd);
+}
+
+/* Copy the oldest packet through the mmap, then give it back unread. */
+static int peek_packet(unsigned char *pkt, size_t size)
+{
+	struct lrb_stream_info info;
+	uint64_t pos, off;
+	unsigned char *map;
+	int fd = open_stream(0, O_RDONLY | O_NONBLOCK), ret = -1;
+
+	if (fd < 0 || ioctl(fd, LRB_IOC_GET_INFO, &info))
+		return -1;
+	map = mmap(NULL, info.mmap_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map != MAP_FAILED && !ioctl(fd, LRB_IOC_GET_SUBBUF, &pos) &&
+	    !ioctl(fd, LRB_IOC_GET_MMAP_OFFSET, &off)) {
+		memcpy(pkt, map + off, size);
+		ret = 0;
+	}
+	if (map != MAP_FAILED)
+		munmap(map, info.mmap_size);
+	/* Closing the file gives the held packet back. */
+	close(fd);
+	return ret;
+}
+
+TEST_F(chan, splice_matches_read_and_mmap)
+{
+	unsigned char mapped[SUBBUF], got[SUBBUF];
+	char text[64];
+	int fd, p[2];
+
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 200; i++) {
+		snprintf(text, sizeof(text), "splice %d", i);
+		ASSERT_EQ(0, annotate(text));
+	}
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	ASSERT_EQ(0, pipe(p));
+
+	/* The same packet through the mmap, then through splice. */
+	ASSERT_EQ(0, peek_packet(mapped, SUBBUF));
+	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(SUBBUF, splice(fd, NULL, p[1], NULL, 65536, 0));
+	ASSERT_EQ(SUBBUF, read(p[0], got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(mapped, got, SUBBUF));
+	EXPECT_LT(0, packet_records(got, "splice"));
+	close(fd);
+
+	/* The next one through the mmap, then through read(). */
+	ASSERT_EQ(0, peek_packet(mapped, SUBBUF));
+	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(SUBBUF, read(fd, got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(mapped, got, SUBBUF));
+	/* And the rest by splice, packet by packet, to the end. */
+	while (splice(fd, NULL, p[1], NULL, 65536, 0) == SUBBUF)
+		ASSERT_EQ(SUBBUF, read(p[0], got, sizeof(got)));
+	EXPECT_EQ(200, stat_total(DELIVERED));
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
+TEST_F(chan, splice_pipe_too_small)
+{
+	unsigned char pkt[2 * SUBBUF];
+	int fd, p[2];
+
+	ASSERT_EQ(0, put(cpath("subbuf_size"), "8192"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, annotate("big"));
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(4096, fcntl(p[1], F_SETPIPE_SZ, 4096));
+	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, splice(fd, NULL, p[1], NULL, 65536, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* Nothing lost: read() still gets it. */
+	ASSERT_EQ(2 * SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(1, packet_records(pkt, "big"));
+	close(fd);
+	close(p[0]);
+	close(p[1]);
 }
 
 TEST_HARNESS_MAIN
