@@ -55,6 +55,9 @@
  * LRB-R5 (lrb_snapshot_get(): smp_rmb() after the commit count read) pairs
  *	with LRB-W1, as LRB-R1 does, for a snapshot reader.
  *
+ * LRB-R6 (lrb_snapshot(): smp_rmb() between reading consumed and offset)
+ *	pairs with LRB-W3: a snapshot window never ends before it begins.
+ *
  * Snapshots. In overwrite mode a reader may also read sub-buffers without
  * consuming them: lrb_snapshot() flushes the CPU and records the window of
  * complete sub-buffers, lrb_snapshot_get() takes one at a position of that
@@ -440,7 +443,8 @@ static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed)
 	 * LRB-W3: full barrier; our stores into the reused sub-buffer come
 	 * after it. Pairs with LRB-R2 in lrb_put_subbuf() and LRB-R3 in
 	 * lrb_get_subbuf(). If the reader put the sub-buffer back first,
-	 * its records were delivered and this cmpxchg fails.
+	 * its records were delivered and this cmpxchg fails. Also pairs
+	 * with LRB-R6 in lrb_snapshot(): consumed before the offset.
 	 */
 	if (atomic_long_cmpxchg(&buf->consumed, consumed,
 				consumed + chan->config.subbuf_size) != consumed)
@@ -889,7 +893,8 @@ int lrb_switch_timer_set(struct lrb_channel *chan, unsigned int period_us)
 			  period_us > LRB_SWITCH_TIMER_MAX_US))
 		return -EINVAL;
 	cpus_read_lock();
-	for_each_online_cpu(cpu)
+	/* Cheap on an idle timer; one may remain from a CPU that went down. */
+	for_each_possible_cpu(cpu)
 		lrb_switch_timer_stop(chan->bufs[cpu]);
 	WRITE_ONCE(chan->switch_period, (u64)period_us * NSEC_PER_USEC);
 	for_each_online_cpu(cpu)
@@ -1105,8 +1110,16 @@ int lrb_snapshot(struct lrb_channel *chan, int cpu, unsigned long *begin,
 	if (!buf || chan->config.mode != LRB_MODE_OVERWRITE)
 		return -EINVAL;
 	lrb_flush(chan, cpu);
-	*end = local_read(&buf->offset) & ~chan->subbuf_mask;
 	consumed = atomic_long_read(&buf->consumed);
+	/*
+	 * LRB-R6: consumed before offset. A writer pushes consumed only up
+	 * to the sub-buffer it then opens, so the window cannot end before
+	 * it begins. Pairs with LRB-W3 in lrb_push_reader().
+	 */
+	smp_rmb();
+	*end = local_read(&buf->offset) & ~chan->subbuf_mask;
+	if ((long)(*end - consumed) < 0)
+		consumed = *end;
 	*begin = (long)(*end - consumed) > (long)size ? *end - size : consumed;
 	return 0;
 }
@@ -1309,8 +1322,13 @@ int lrb_dump_begin(struct lrb_channel *chan, int cpu, unsigned int max,
 	/* Back from the sub-buffer of the newest record, to @max records. */
 	pos = (off - 1) & ~chan->subbuf_mask;
 	for (k = 0; k < chan->config.num_subbufs; k++) {
-		if (!lrb_dump_view(buf, pos, off, d))
-			break;
+		if (!lrb_dump_view(buf, pos, off, d)) {
+			/* The newest may not have its header yet: go on. */
+			if (found || k || pos < chan->config.subbuf_size)
+				break;
+			pos -= chan->config.subbuf_size;
+			continue;
+		}
 		for (n = 0; lrb_record_next(&d->sb, &d->it, &rec); n++)
 			;
 		found = true;
@@ -1522,9 +1540,10 @@ void lrb_channel_destroy(struct lrb_channel *chan)
 {
 	if (!chan)
 		return;
+	/* First: with no period, a CPU coming online starts nothing. */
+	lrb_switch_timer_set(chan, 0);
 	cpuhp_state_remove_instance_nocalls(lrb_cpuhp_online,
 					    &chan->online_node);
-	lrb_switch_timer_set(chan, 0);
 	cpuhp_state_remove_instance_nocalls(lrb_cpuhp_state, &chan->node);
 	lrb_channel_free(chan);
 }

@@ -406,7 +406,7 @@ int lrb_event_register(struct lrb_event *ev)
 		goto fail;
 	}
 	ev->id = id;
-	list_add_tail(&ev->list, &lrb_events);
+	list_add_tail_rcu(&ev->list, &lrb_events);
 	lrb_events_adopt(ev);
 	mutex_unlock(&lrb_events_mutex);
 	return 0;
@@ -459,7 +459,7 @@ void lrb_event_unregister(struct lrb_event *ev)
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(o, &lrb_events_owners, list)
 		lrb_links_drop(o, lrb_link_of_event, ev);
-	list_del(&ev->list);
+	list_del_rcu(&ev->list);
 	lrb_events_retire(ev);
 	mutex_unlock(&lrb_events_mutex);
 }

@@ -37,6 +37,7 @@
 #include <linux/lrb.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/nmi.h>
 #include <linux/panic_notifier.h>
 #include <linux/poll.h>
 #include <linux/seq_buf.h>
@@ -58,6 +59,7 @@
 #define LRB_FS_ANNOTATION_MAX	4096
 #define LRB_FS_SETTING_MAX	32
 #define LRB_FS_DUMP_RECORDS	64	/* per CPU, on an oops */
+#define LRB_FS_DUMP_MAX		1024	/* in all, fewer per CPU if need be */
 #define LRB_FS_DUMP_LINE	256
 
 /* Event ids of the events this interface writes itself. */
@@ -252,7 +254,7 @@ static int lrb_fs_realloc(struct lrb_fs_chan *fc,
 			  enum lrb_fs_clock clock)
 {
 	struct lrb_config c = *config;
-	struct lrb_channel *chan;
+	struct lrb_channel *chan, *old;
 
 	lockdep_assert_held(&lrb_fs_mutex);
 	/* NULL: the ring buffer calls local_clock() directly, no indirect call. */
@@ -262,9 +264,13 @@ static int lrb_fs_realloc(struct lrb_fs_chan *fc,
 	chan = lrb_channel_create(&c);
 	if (IS_ERR(chan))
 		return PTR_ERR(chan);
-	if (fc->chan)
-		lrb_channel_destroy(fc->chan);
-	fc->chan = chan;
+	old = fc->chan;
+	/* An oops dump (lrb_fs_dump_all()) may be reading the old one. */
+	WRITE_ONCE(fc->chan, chan);
+	if (old) {
+		synchronize_rcu();
+		lrb_channel_destroy(old);
+	}
 	fc->config = c;
 	fc->clock = clock;
 	return 0;
@@ -564,18 +570,21 @@ static void lrb_fs_dump_record(struct lrb_fs_chan *fc, int cpu,
  * Print the last records of every CPU buffer of @fc, merged in time
  * order. Runs on an oops or a panic: no lock, no allocation.
  */
-static void lrb_fs_dump(struct lrb_fs_chan *fc)
+static void lrb_fs_dump(struct lrb_fs_chan *fc, struct lrb_channel *chan)
 {
+	unsigned int per = clamp_t(unsigned int,
+				   LRB_FS_DUMP_MAX / num_possible_cpus(), 1,
+				   LRB_FS_DUMP_RECORDS);
 	struct lrb_fs_dump *x;
 	int cpu, best;
 
 	pr_emerg("lrb %s: the last %u records of each CPU, oldest first\n",
-		 fc->name, LRB_FS_DUMP_RECORDS);
+		 fc->name, per);
 	for_each_possible_cpu(cpu) {
 		x = &fc->dumps[cpu];
-		x->left = LRB_FS_DUMP_RECORDS;
-		x->has = !lrb_dump_begin(fc->chan, cpu, LRB_FS_DUMP_RECORDS,
-					 &x->d) && lrb_dump_next(&x->d, &x->rec);
+		x->left = per;
+		x->has = !lrb_dump_begin(chan, cpu, per, &x->d) &&
+			 lrb_dump_next(&x->d, &x->rec);
 	}
 	for (;;) {
 		best = -1;
@@ -589,6 +598,7 @@ static void lrb_fs_dump(struct lrb_fs_chan *fc)
 			break;
 		x = &fc->dumps[best];
 		lrb_fs_dump_record(fc, best, &x->rec);
+		touch_nmi_watchdog();
 		x->has = --x->left && lrb_dump_next(&x->d, &x->rec);
 	}
 	pr_emerg("lrb %s: end of the dump\n", fc->name);
@@ -598,7 +608,8 @@ static atomic_t lrb_fs_dumped = ATOMIC_INIT(0);
 
 /*
  * Dump the channels that asked for it, once. The crashing context may
- * hold lrb_fs_mutex: walk the list without it, as it stands.
+ * hold lrb_fs_mutex: walk the list under RCU instead (channels are
+ * removed, and buffers replaced, after a grace period).
  */
 static void lrb_fs_dump_all(void)
 {
@@ -606,9 +617,11 @@ static void lrb_fs_dump_all(void)
 
 	if (atomic_xchg(&lrb_fs_dumped, 1))
 		return;
-	list_for_each_entry(fc, &lrb_fs_chans, list)
+	rcu_read_lock();
+	list_for_each_entry_rcu(fc, &lrb_fs_chans, list)
 		if (READ_ONCE(fc->dump_on_oops) && READ_ONCE(fc->dumps))
-			lrb_fs_dump(fc);
+			lrb_fs_dump(fc, READ_ONCE(fc->chan));
+	rcu_read_unlock();
 }
 
 static int lrb_fs_die(struct notifier_block *nb, unsigned long val,
@@ -963,7 +976,7 @@ static int lrb_fs_stream_release(struct inode *inode, struct file *file)
 	struct lrb_fs_chan *fc = st->fc;
 
 	/* A sub-buffer still held goes back unread: nothing is lost. */
-	if (st->held)
+	if (st->held && !st->held_snapshot)
 		lrb_unget_subbuf(fc->chan, st->cpu, &st->sb);
 	st->held = false;
 	st->held_by_read = false;
@@ -1135,7 +1148,8 @@ static long lrb_fs_stream_get_at(struct lrb_fs_stream *st, u64 __user *up)
 		return -EBUSY;
 	/* Positions wrap: compare distances from the window's start. */
 	if (!st->snapshot_taken ||
-	    (unsigned long)pos - snap->begin >= snap->end - snap->begin)
+	    (unsigned long)pos - (unsigned long)snap->begin >=
+	    (unsigned long)snap->end - (unsigned long)snap->begin)
 		return -EINVAL;
 	ret = lrb_snapshot_get(st->fc->chan, st->cpu, pos, &st->sb);
 	if (ret)
@@ -1360,7 +1374,7 @@ static int lrb_fs_create(const char *name)
 		lrb_fs_chan_free(fc);
 		return ret;
 	}
-	list_add_tail(&fc->list, &lrb_fs_chans);
+	list_add_tail_rcu(&fc->list, &lrb_fs_chans);
 	return 0;
 }
 
@@ -1375,7 +1389,8 @@ static int lrb_fs_remove(const char *name)
 	if (fc->users)
 		return -EBUSY;
 	lrb_fs_set_enabled(fc, false);
-	list_del(&fc->list);
+	list_del_rcu(&fc->list);
+	synchronize_rcu();	/* for lrb_fs_dump_all() */
 	lrb_fs_chan_free(fc);
 	return 0;
 }

@@ -1025,6 +1025,7 @@ static void lrb_test_snapshot_refused(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, 0, &sb), -EINVAL);
 	lrb_channel_destroy(chan);
+	ctx->chan = NULL;
 
 	chan = chan_new(test, SB_SIZE, 4, LRB_MODE_OVERWRITE);
 	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB - 1), PER_SB - 1);

@@ -652,7 +652,7 @@ static void lrb_te_remove(struct trace_event_call *call)
 			continue;
 		lrb_event_unregister(&te->ev);
 		list_del(&te->list);
-		kfree(te);
+		kvfree_rcu(te);	/* lrb_events_print() may be reading it */
 		return;
 	}
 }

@@ -502,6 +502,13 @@ static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
 		die("%s: %s", path, strerror(errno));
 	sbs = s.info.subbuf_size;
 	n = (snap.end - snap.begin) / sbs;
+	/* A 32-bit kernel's positions wrap at 4 GiB. */
+	if (snap.end < snap.begin && snap.begin <= 0xffffffffULL)
+		n = (__u32)(snap.end - snap.begin) / sbs;
+	if (n > s.info.num_subbufs)
+		die("cpu %d: snapshot window %llu..%llu larger than the buffer",
+		    cpu, (unsigned long long)snap.begin,
+		    (unsigned long long)snap.end);
 	first = n;
 	last = n;
 	copy = malloc(n ? n * sbs : 1);
@@ -803,8 +810,6 @@ int main(int argc, char **argv)
 		waitpid(child, &child_status, 0);
 	}
 
-	if (flight)
-		take_snapshot(outdir, false);
 	/* Disabling flushes every CPU; flush again for trailing losses. */
 	set("enable", "0");
 	for (int i = 0; i < nr_streams; i++)
@@ -814,6 +819,9 @@ int main(int argc, char **argv)
 			die("cpu %d: flush: %s", streams[i].cpu, strerror(errno));
 		drain(&streams[i]);
 	}
+	/* Writers stopped: nothing is reused while the snapshot is read. */
+	if (flight)
+		take_snapshot(outdir, false);
 	if (tty)
 		fputc('\n', stderr);
 	copy_metadata(outdir);
@@ -821,10 +829,11 @@ int main(int argc, char **argv)
 		die("cannot read %s/stats", chan_dir);
 	save_counts(outdir, &c);
 
-	fprintf(stderr,
-		"lrb-record: %.1f s, %llu events in %llu packets, %.1f MiB to %s\n",
-		now() - start, c.delivered,
-		c.subbufs, total_bytes() / 1048576.0, outdir);
+	if (!flight)
+		fprintf(stderr,
+			"lrb-record: %.1f s, %llu events in %llu packets, %.1f MiB to %s\n",
+			now() - start, c.delivered,
+			c.subbufs, total_bytes() / 1048576.0, outdir);
 	fprintf(stderr, "lrb-record: written %llu, lost:", c.written);
 	for (int i = 0; i < NR_LOST; i++)
 		fprintf(stderr, " %s %llu", lost_names[i], c.lost[i]);
