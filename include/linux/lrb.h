@@ -125,6 +125,8 @@ struct lrb_config {
  * @delivered: records in sub-buffers a reader took and put back.
  * @lost: records lost, indexed by &enum lrb_lost_cause.
  * @subbufs_delivered: sub-buffers a reader took and put back.
+ * @subbufs_corrupt: sub-buffers a reader found corrupt and skipped; their
+ *	records are in neither @delivered nor @lost.
  *
  * Once the buffer is flushed and drained, @written equals @delivered plus
  * the sum of @lost.
@@ -134,6 +136,7 @@ struct lrb_stats {
 	u64 delivered;
 	u64 lost[LRB_LOST_NR];
 	u64 subbufs_delivered;
+	u64 subbufs_corrupt;
 };
 
 /**

@@ -89,6 +89,7 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <asm/local.h>
+#include <asm/shmparam.h>
 
 /**
  * struct lrb_cpu_buf - the buffer of one CPU
@@ -107,6 +108,7 @@
  * @held_pos: position of the held sub-buffer.
  * @delivered: records put back by readers.
  * @subbufs_delivered: sub-buffers put back by readers.
+ * @subbufs_corrupt: sub-buffers readers found corrupt and skipped.
  * @chan: the channel.
  * @data: the sub-buffers, contiguous.
  * @commit: per sub-buffer commit counts.
@@ -130,6 +132,7 @@ struct lrb_cpu_buf {
 	unsigned long held_pos;
 	u64 delivered;
 	u64 subbufs_delivered;
+	u64 subbufs_corrupt;
 
 	struct lrb_channel *chan ____cacheline_aligned;
 	void *data;
@@ -708,6 +711,22 @@ void lrb_commit(struct lrb_slot *slot)
 }
 EXPORT_SYMBOL_GPL(lrb_commit);
 
+/* The timestamp of the last record before @pos, in @pos's sub-buffer. */
+static u64 lrb_last_ts(struct lrb_cpu_buf *buf, unsigned long pos)
+{
+	struct lrb_subbuf sb = {
+		.data = lrb_pos_addr(buf, pos & ~buf->chan->subbuf_mask),
+		.content_size = pos & buf->chan->subbuf_mask,
+	};
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	u64 ts = 0;
+
+	while (lrb_record_next(&sb, &it, &rec))
+		ts = rec.ts;
+	return ts;
+}
+
 /*
  * With no sub-buffer open, records lost since the last packet was closed
  * would be reported by no packet if writing stopped now: open and close an
@@ -763,6 +782,9 @@ static void lrb_switch_local(struct lrb_cpu_buf *buf)
 		if (lrb_offset_publish(buf, old, new))
 			break;
 	}
+	/* A dead CPU's buffer, closed with another CPU's clock: clamp. */
+	if (buf->cpu != raw_smp_processor_id())
+		ts = max(ts, lrb_last_ts(buf, old));
 	lrb_switch_out(buf, old, ts);
 out:
 	lrb_writer_exit(&slot);
@@ -913,8 +935,10 @@ EXPORT_SYMBOL_GPL(lrb_switch_timer_set);
  * In overwrite mode a writer may reuse the sub-buffer while it is held;
  * lrb_put_subbuf() then fails and what was read must be dropped.
  *
+ * A corrupt sub-buffer is skipped and counted (&lrb_stats.subbufs_corrupt).
+ *
  * Return: 0; -EAGAIN if no complete sub-buffer is ready; -EBUSY if one is
- * already held; -EINVAL for a bad CPU; -EIO if the sub-buffer is corrupt.
+ * already held; -EINVAL for a bad CPU.
  */
 int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb)
 {
@@ -960,9 +984,17 @@ retry:
 		smp_rmb();
 		if (atomic_long_read(&buf->consumed) != pos)
 			goto retry;
-		WARN_ON_ONCE(1);
-		ret = -EIO;
-		goto out;
+		/*
+		 * Corrupt: skip it rather than stop the stream for good. The
+		 * gap in packet_seq_num tells CTF readers a packet is missing.
+		 */
+		if (atomic_long_cmpxchg(&buf->consumed, pos,
+					pos + chan->config.subbuf_size) == pos) {
+			buf->subbufs_corrupt++;
+			pr_warn_ratelimited("lrb: cpu %d: corrupt sub-buffer %lu skipped\n",
+					    cpu, pos >> chan->subbuf_order);
+		}
+		goto retry;
 	}
 	sb->data = ph;
 	sb->content_size = content;
@@ -1389,6 +1421,7 @@ void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats)
 	raw_spin_lock_irqsave(&buf->reader_lock, flags);
 	stats->delivered = buf->delivered;
 	stats->subbufs_delivered = buf->subbufs_delivered;
+	stats->subbufs_corrupt = buf->subbufs_corrupt;
 	raw_spin_unlock_irqrestore(&buf->reader_lock, flags);
 }
 EXPORT_SYMBOL_GPL(lrb_stats_read);
@@ -1425,6 +1458,12 @@ static int lrb_config_check(const struct lrb_config *c)
 	total = (u64)c->subbuf_size * c->num_subbufs * num_possible_cpus();
 	if (total > ((u64)totalram_pages() << PAGE_SHIFT) / 2)
 		return -ENOMEM;
+	/*
+	 * Nor more than is available now, as the ftrace ring buffer checks:
+	 * a request too big must fail, not wake the OOM killer.
+	 */
+	if (total > ((u64)si_mem_available() << PAGE_SHIFT))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -1454,8 +1493,16 @@ static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
 	timer_setup(&buf->switch_timer, lrb_switch_timer_fn, TIMER_PINNED);
 	buf->commit = kcalloc_node(chan->config.num_subbufs,
 				   sizeof(*buf->commit), GFP_KERNEL, node);
-	/* Zeroed, and mappable to user space by a later reader. */
-	buf->data = vmalloc_user(chan->buf_mask + 1);
+	/*
+	 * Zeroed, and mappable to user space by a later reader (as
+	 * vmalloc_user()); failing rather than invoking the OOM killer.
+	 */
+	buf->data = __vmalloc_node_range(chan->buf_mask + 1, SHMLBA,
+					 VMALLOC_START, VMALLOC_END,
+					 GFP_KERNEL | __GFP_ZERO |
+					 __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+					 PAGE_KERNEL, VM_USERMAP, node,
+					 __builtin_return_address(0));
 	if (!buf->commit || !buf->data) {
 		lrb_cpu_buf_free(buf);
 		return NULL;
@@ -1559,6 +1606,9 @@ static int lrb_cpu_dead(unsigned int cpu, struct hlist_node *node)
 	struct lrb_channel *chan = hlist_entry(node, struct lrb_channel, node);
 
 	lrb_switch_local(chan->bufs[cpu]);
+	/* Nothing more will come: readers waiting for the CPU may stop. */
+	if (chan->config.wakeup)
+		chan->config.wakeup(chan, cpu, chan->config.priv);
 	return 0;
 }
 

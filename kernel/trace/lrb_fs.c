@@ -234,6 +234,9 @@ static int lrb_fs_get_text(const char __user *ubuf, size_t count,
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
+	/* A NUL would cut the text short: "1\0junk" is not "1". */
+	if (memchr(buf, '\0', count))
+		return -EINVAL;
 	buf[count] = '\0';
 	memmove(buf, strim(buf), strlen(strim(buf)) + 1);
 	return 0;
@@ -324,7 +327,7 @@ static int lrb_fs_parse_setting(const char *name, const char *text,
 		*clock = i;
 		return 0;
 	}
-	if (kstrtoul(text, 0, &v) || !is_power_of_2(v))
+	if (kstrtoul(text, 10, &v) || !is_power_of_2(v))
 		return -EINVAL;
 	if (!strcmp(name, "subbuf_size")) {
 		if (v < LRB_SUBBUF_SIZE_MIN || v > LRB_SUBBUF_SIZE_MAX)
@@ -416,8 +419,34 @@ static int lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
 	synchronize_rcu();
 	for_each_possible_cpu(cpu)
 		lrb_flush(fc->chan, cpu);
-	WRITE_ONCE(fc->flushed, true);
+	/* After the flushes: pairs with the readers' smp_rmb(). */
+	smp_store_release(&fc->flushed, true);
 	lrb_fs_wake_all(fc);
+	return 0;
+}
+
+/* A boolean setting as "0\n" or "1\n". */
+static ssize_t lrb_fs_bool_read(char __user *ubuf, size_t count, loff_t *ppos,
+				bool v)
+{
+	char buf[2] = { v ? '1' : '0', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+/* A boolean setting written by the user: "0" or "1", nothing else. */
+static int lrb_fs_get_bool(const char __user *ubuf, size_t count, bool *on)
+{
+	char text[LRB_FS_SETTING_MAX];
+	unsigned int v;
+	int ret;
+
+	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	if (ret)
+		return ret;
+	if (kstrtouint(text, 10, &v) || v > 1)
+		return -EINVAL;
+	*on = v;
 	return 0;
 }
 
@@ -425,24 +454,20 @@ static ssize_t lrb_fs_enable_read(struct file *file, char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct lrb_fs_chan *fc = file->private_data;
-	char buf[2] = { READ_ONCE(fc->enabled) ? '1' : '0', '\n' };
 
-	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+	return lrb_fs_bool_read(ubuf, count, ppos, READ_ONCE(fc->enabled));
 }
 
 static ssize_t lrb_fs_enable_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
 	struct lrb_fs_chan *fc = file->private_data;
-	char text[LRB_FS_SETTING_MAX];
 	bool on;
 	int ret;
 
-	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	ret = lrb_fs_get_bool(ubuf, count, &on);
 	if (ret)
 		return ret;
-	if (kstrtobool(text, &on))
-		return -EINVAL;
 	mutex_lock(&lrb_fs_mutex);
 	ret = lrb_fs_set_enabled(fc, on);
 	mutex_unlock(&lrb_fs_mutex);
@@ -508,24 +533,20 @@ static ssize_t lrb_fs_dump_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
 	struct lrb_fs_chan *fc = file->private_data;
-	char buf[2] = { READ_ONCE(fc->dump_on_oops) ? '1' : '0', '\n' };
 
-	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+	return lrb_fs_bool_read(ubuf, count, ppos, READ_ONCE(fc->dump_on_oops));
 }
 
 static ssize_t lrb_fs_dump_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
 	struct lrb_fs_chan *fc = file->private_data;
-	char text[LRB_FS_SETTING_MAX];
 	bool on;
 	int ret;
 
-	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	ret = lrb_fs_get_bool(ubuf, count, &on);
 	if (ret)
 		return ret;
-	if (kstrtobool(text, &on))
-		return -EINVAL;
 	mutex_lock(&lrb_fs_mutex);
 	if (on && !fc->dumps)
 		fc->dumps = kcalloc(nr_cpu_ids, sizeof(*fc->dumps), GFP_KERNEL);
@@ -658,7 +679,8 @@ static void lrb_fs_stats_line(struct seq_file *m, const char *what,
 	for (i = 0; i < LRB_LOST_NR; i++)
 		seq_printf(m, i == LRB_LOST_OVERWRITTEN ? " %16llu" : " %12llu",
 			   st->lost[i]);
-	seq_printf(m, " %12llu\n", st->subbufs_delivered);
+	seq_printf(m, " %12llu %12llu\n", st->subbufs_delivered,
+		   st->subbufs_corrupt);
 }
 
 static int lrb_fs_stats_show(struct seq_file *m, void *v)
@@ -668,9 +690,10 @@ static int lrb_fs_stats_show(struct seq_file *m, void *v)
 	char what[16];
 	int cpu, i;
 
-	seq_printf(m, "%-6s %12s %12s %12s %16s %12s %12s %12s %12s\n", "cpu",
-		   "written", "delivered", "lost_full", "lost_overwritten",
-		   "lost_too_big", "lost_nested", "lost_nmi", "subbufs");
+	seq_printf(m, "%-6s %12s %12s %12s %16s %12s %12s %12s %12s %12s\n",
+		   "cpu", "written", "delivered", "lost_full", "lost_overwritten",
+		   "lost_too_big", "lost_nested", "lost_nmi", "subbufs",
+		   "corrupt");
 	mutex_lock(&lrb_fs_mutex);
 	for_each_possible_cpu(cpu) {
 		lrb_stats_read(fc->chan, cpu, &st);
@@ -681,6 +704,7 @@ static int lrb_fs_stats_show(struct seq_file *m, void *v)
 		for (i = 0; i < LRB_LOST_NR; i++)
 			sum.lost[i] += st.lost[i];
 		sum.subbufs_delivered += st.subbufs_delivered;
+		sum.subbufs_corrupt += st.subbufs_corrupt;
 	}
 	mutex_unlock(&lrb_fs_mutex);
 	lrb_fs_stats_line(m, "total", &sum);
@@ -889,9 +913,9 @@ static const struct file_operations lrb_fs_events_fops = {
 
 /* annotate */
 
-static size_t lrb_fs_annotation_max(const struct lrb_fs_chan *fc)
+static size_t lrb_fs_annotation_max(size_t subbuf_size)
 {
-	size_t room = fc->config.subbuf_size - sizeof(struct lrb_packet_header) -
+	size_t room = subbuf_size - sizeof(struct lrb_packet_header) -
 		      sizeof(struct lrb_record_header_ext);
 
 	/* Text bytes, without the terminating NUL the record carries. */
@@ -908,7 +932,7 @@ static ssize_t lrb_fs_annotate_write(struct file *file, const char __user *ubuf,
 
 	if (!count)
 		return 0;
-	if (count > lrb_fs_annotation_max(fc))
+	if (count >= LRB_FS_ANNOTATION_MAX)
 		return -EMSGSIZE;
 	text = memdup_user_nul(ubuf, count);
 	if (IS_ERR(text))
@@ -920,12 +944,18 @@ static ssize_t lrb_fs_annotate_write(struct file *file, const char __user *ubuf,
 	if (text[len - 1] == '\n')
 		text[--len] = '\0';
 	preempt_disable();
-	/* Pairs with the release in lrb_fs_set_enabled(): fc->chan is set. */
-	if (smp_load_acquire(&fc->enabled))
+	/*
+	 * Pairs with the release in lrb_fs_set_enabled(): fc->chan is set,
+	 * and stays while we write (the disable waits for us). Its size is
+	 * the one to check, not the settings, which may change meanwhile.
+	 */
+	if (!smp_load_acquire(&fc->enabled))
+		ret = -ENODEV;
+	else if (count > lrb_fs_annotation_max(lrb_channel_config(fc->chan)->subbuf_size))
+		ret = -EMSGSIZE;
+	else
 		ret = lrb_write_record(fc->chan, LRB_FS_EVENT_ANNOTATION, text,
 				       len + 1);
-	else
-		ret = -ENODEV;
 	preempt_enable();
 out:
 	kfree(text);
@@ -1001,14 +1031,22 @@ static int lrb_fs_stream_take(struct lrb_fs_stream *st, struct file *file)
 {
 	struct lrb_channel *chan = st->fc->chan;
 	unsigned long seen;
+	bool eof;
 	int ret;
 
 	for (;;) {
 		seen = READ_ONCE(st->wakeups);
+		/*
+		 * End of file only if it was already so before a get found
+		 * nothing: what the last flush delivered is taken first.
+		 */
+		eof = lrb_fs_stream_eof(st);
+		/* Pairs with the release of fc->flushed. */
+		smp_rmb();
 		ret = lrb_get_subbuf(chan, st->cpu, &st->sb);
 		if (ret != -EAGAIN)
 			return ret;
-		if (lrb_fs_stream_eof(st))
+		if (eof)
 			return -ENODATA;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
@@ -1079,10 +1117,16 @@ static __poll_t lrb_fs_stream_poll(struct file *file, poll_table *wait)
 {
 	struct lrb_fs_stream *st = file->private_data;
 
+	bool eof;
+
 	poll_wait(file, &st->wait, wait);
+	/* As in lrb_fs_stream_take(): end of file sampled first. */
+	eof = lrb_fs_stream_eof(st);
+	/* Pairs with the release of fc->flushed. */
+	smp_rmb();
 	if (lrb_subbuf_ready(st->fc->chan, st->cpu))
 		return EPOLLIN | EPOLLRDNORM;
-	if (lrb_fs_stream_eof(st))
+	if (eof)
 		return EPOLLHUP;
 	return 0;
 }
@@ -1237,10 +1281,10 @@ static int lrb_fs_stream_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct lrb_fs_stream *st = file->private_data;
 
-	/* Read-only: the buffer belongs to the writers. */
-	if (vma->vm_flags & VM_WRITE)
+	/* Read-only data: the buffer belongs to the writers. */
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
 		return -EPERM;
-	vma->vm_flags &= ~VM_MAYWRITE;
+	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
 	return lrb_mmap(st->fc->chan, st->cpu, vma);
 }
 
@@ -1330,7 +1374,8 @@ static bool lrb_fs_name_ok(const char *name)
 	if (!len || len > LRB_FS_NAME_MAX || !strcmp(name, "control"))
 		return false;
 	for (; *name; name++)
-		if (!isalnum(*name) && *name != '_' && *name != '-')
+		if (!isascii(*name) ||
+		    (!isalnum(*name) && *name != '_' && *name != '-'))
 			return false;
 	return true;
 }

@@ -447,6 +447,33 @@ static void lrb_test_get_put_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
 }
 
+static void lrb_test_corrupt_skipped(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
+	struct lrb_packet_header *ph;
+	struct lrb_subbuf sb;
+	struct lrb_stats st;
+
+	/* Sub-buffers 0 and 1 full, 2 open with one record. */
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 2 * PER_SB + 1), 2 * PER_SB + 1);
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	/* The sub-buffers are contiguous: corrupt the next one. */
+	ph = (void *)sb.data + SB_SIZE;
+	KUNIT_ASSERT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	ph->magic = 0;
+	/* Skipped and counted; the stream goes on with sub-buffer 2. */
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	ph = (void *)sb.data;
+	KUNIT_EXPECT_EQ(test, ph->packet_seq_num, 2ULL);
+	KUNIT_EXPECT_EQ(test, sb.records, 1UL);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.subbufs_corrupt, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.subbufs_delivered, 2ULL);
+}
+
 static void lrb_test_incomplete_refused(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
@@ -913,7 +940,8 @@ static void lrb_test_hotplug(struct kunit *test)
 	struct lrb_test_ctx *ctx = test->priv;
 	struct lrb_channel *chan;
 	struct lrb_test_ipi w = {};
-	unsigned long n;
+	const struct lrb_packet_header *ph;
+	struct lrb_subbuf sb;
 	int cpu;
 	u64 next;
 
@@ -924,16 +952,24 @@ static void lrb_test_hotplug(struct kunit *test)
 		kunit_skip(test, "no CPU can go offline");
 	chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
 	w.chan = chan;
+	WRITE_ONCE(lrb_test_now, 5000);
 	for (w.v = 0; w.v < 5; w.v++) {
 		KUNIT_ASSERT_EQ(test, ipi_write(cpu, &w), 0);
 		KUNIT_ASSERT_EQ(test, w.ret, 0);
 	}
+	/* The CPU that closes the dead one's sub-buffer has a clock behind. */
+	WRITE_ONCE(lrb_test_now, 4000);
 	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
-	/* The outgoing CPU closed its sub-buffer: all five are readable. */
-	next = 0;
-	n = drain(test, chan, cpu, &next);
-	KUNIT_EXPECT_EQ(test, n, 5UL);
+	/* The outgoing CPU's sub-buffer was closed: all five are readable. */
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, cpu, &sb), 0);
+	ph = sb.data;
+	KUNIT_EXPECT_EQ(test, sb.records, 5UL);
+	/* Not before its last record, whatever the closing CPU's clock. */
+	KUNIT_EXPECT_EQ(test, ph->timestamp_end, 5000ULL);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, cpu, &sb), 0);
+	next = 5;
 	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	WRITE_ONCE(lrb_test_now, 6000);
 	for (w.v = 5; w.v < 8; w.v++) {
 		KUNIT_ASSERT_EQ(test, ipi_write(cpu, &w), 0);
 		KUNIT_EXPECT_EQ(test, w.ret, 0);
@@ -1089,6 +1125,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_overwrite_held),
 	KUNIT_CASE(lrb_test_get_put_order),
 	KUNIT_CASE(lrb_test_incomplete_refused),
+	KUNIT_CASE(lrb_test_corrupt_skipped),
 	KUNIT_CASE(lrb_test_flush_partial),
 	KUNIT_CASE(lrb_test_flush_reports_losses),
 	KUNIT_CASE(lrb_test_unget_ready),

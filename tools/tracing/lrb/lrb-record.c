@@ -797,12 +797,23 @@ int main(int argc, char **argv)
 		}
 		if (poll(pfd, nr_streams, 200) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
-		for (int i = 0; i < nr_streams; i++)
-			if (pfd[i].revents & POLLIN)
+		for (int i = 0; i < nr_streams; i++) {
+			if (pfd[i].revents & (POLLIN | POLLHUP))
 				drain(&streams[i]);
-		if (tty && t - last >= 0.5) {
-			progress(t);
+			/*
+			 * Hang-up: the CPU is offline and drained. Poll it
+			 * again only with the next progress tick, not in a
+			 * busy loop, in case it comes back.
+			 */
+			if (pfd[i].revents & POLLHUP)
+				pfd[i].fd = -1;
+		}
+		if (t - last >= 0.5) {
+			if (tty)
+				progress(t);
 			last = t;
+			for (int i = 0; i < nr_streams; i++)
+				pfd[i].fd = streams[i].fd;
 		}
 	}
 	if (child > 0) {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,75 @@ TEST_F(chan, setting_garbage)
 	expect_setting_refused(_metadata, "enable", "maybe", EINVAL);
 }
 
+/* Write @len bytes of @val, NUL bytes included; 0 or -errno. */
+static int put_bytes(const char *path, const char *val, size_t len)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, len) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+TEST_F(chan, setting_strict)
+{
+	char before[64], after[64];
+
+	/* Decimal only: 020000 is not 8192. */
+	expect_setting_refused(_metadata, "subbuf_size", "020000", EINVAL);
+	expect_setting_refused(_metadata, "subbuf_size", "0x2000", EINVAL);
+	/* 0 or 1, nothing else. */
+	expect_setting_refused(_metadata, "enable", "tomato", EINVAL);
+	expect_setting_refused(_metadata, "enable", "1junk", EINVAL);
+	expect_setting_refused(_metadata, "enable", "yes", EINVAL);
+	/* Text ends at the newline, never at a NUL. */
+	ASSERT_EQ(0, get(cpath("subbuf_size"), before, sizeof(before)));
+	EXPECT_EQ(-EINVAL, put_bytes(cpath("subbuf_size"), "16384\0junk", 10));
+	EXPECT_EQ(-EINVAL, put_bytes(cpath("enable"), "1\0", 2));
+	ASSERT_EQ(0, get(cpath("subbuf_size"), after, sizeof(after)));
+	EXPECT_STREQ(before, after);
+	EXPECT_EQ(0, put(cpath("subbuf_size"), "8192\n"));
+}
+
+TEST_F(chan, create_bad_names)
+{
+	EXPECT_EQ(-EINVAL, put_bytes(LRB_DIR "/control",
+				     "create nul1\0/../junk", 20));
+	EXPECT_NE(0, access(LRB_DIR "/nul1", F_OK));
+	/* Not ASCII: not a name, and not in the CTF metadata. */
+	EXPECT_EQ(-EINVAL, put(LRB_DIR "/control", "create lat\xe9"));
+	EXPECT_NE(0, access(LRB_DIR "/lat\xe9", F_OK));
+	chan_control("remove", "nul1");
+	chan_control("remove", "lat\xe9");
+}
+
+/*
+ * 64 MiB per CPU buffer, channel after channel: when memory runs out the
+ * setting fails with ENOMEM, and nobody is OOM-killed (this process would
+ * be the first).
+ */
+TEST_F(chan, memory_exhausted)
+{
+	char name[64], path[128];
+	int n, i, ret = 0;
+
+	for (n = 0; n < 64 && !ret; n++) {
+		snprintf(name, sizeof(name), "%s-m%d", self->name, n);
+		ASSERT_EQ(0, chan_control("create", name));
+		snprintf(path, sizeof(path), LRB_DIR "/%s/subbuf_size", name);
+		ret = put(path, "4194304");
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s-m%d", self->name, i);
+		EXPECT_EQ(0, chan_control("remove", name));
+	}
+	EXPECT_EQ(-ENOMEM, ret);
+	TH_LOG("ENOMEM at channel %d", n);
+}
+
 TEST_F(chan, setting_while_enabled)
 {
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
@@ -429,6 +499,26 @@ TEST_F(chan, mmap_writable)
 	close(fd);
 }
 
+TEST_F(chan, mmap_exec)
+{
+	struct lrb_stream_info info;
+	void *map;
+	int fd = open_stream(0, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_INFO, &info));
+	map = mmap(NULL, info.mmap_size, PROT_READ | PROT_EXEC, MAP_SHARED,
+		   fd, 0);
+	EXPECT_EQ(MAP_FAILED, map);
+	EXPECT_EQ(EPERM, errno);
+	map = mmap(NULL, info.mmap_size, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	EXPECT_EQ(-1, mprotect(map, info.mmap_size, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EACCES, errno);
+	munmap(map, info.mmap_size);
+	close(fd);
+}
+
 TEST_F(chan, mmap_beyond_buffer)
 {
 	struct lrb_stream_info info;
@@ -511,6 +601,38 @@ TEST_F(chan, read_offline_cpu)
 	EXPECT_EQ(1, n);
 	close(fd);
 	ASSERT_EQ(0, put(online, "1"));
+}
+
+TEST_F(chan, read_woken_by_offline)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	unsigned char pkt[SUBBUF];
+	int fd, status = 0, i;
+	pid_t pid;
+
+	if (access(online, W_OK))
+		SKIP(return, "CPU 1 cannot be taken offline");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	fd = open_stream(1, O_RDONLY);
+	ASSERT_LE(0, fd);
+	/* A reader blocked on CPU 1, which has nothing to deliver. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(read(fd, pkt, sizeof(pkt)) == 0 ? 0 : 1);
+	usleep(200000);
+	ASSERT_EQ(0, put(online, "0"));
+	/* Going offline ends its wait: end of file within 5 s. */
+	for (i = 0; i < 50 && !waitpid(pid, &status, WNOHANG); i++)
+		usleep(100000);
+	if (i == 50) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	put(online, "1");
+	EXPECT_GT(50, i);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	close(fd);
 }
 
 TEST_F(chan, remove_while_open)
