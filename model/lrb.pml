@@ -231,7 +231,7 @@ inline write_record(ln)
 		id++;
 		claim(begin, ln, me * 16 + id, k);
 		if
-		:: G sw_out ->	/* @lrb_switch_out "lrb_close_fields(buf, old, content, ts);" */
+		:: G sw_out ->	/* @lrb_switch_out "lrb_close_fields(buf, old, content, ts, discarded);" */
 			content[(old / SUBSZ) % NSUB] = old % SUBSZ;
 			commit_add((old / SUBSZ) % NSUB, SUBSZ - old % SUBSZ)	/* @lrb_switch_out "chan->config.subbuf_size - content);" */
 		:: G else
@@ -241,7 +241,7 @@ inline write_record(ln)
 		:: G else
 		fi;
 		if
-		:: G (begin + ln) % SUBSZ == 0 ->	/* @lrb_reserve "lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts);" */
+		:: G (begin + ln) % SUBSZ == 0 ->	/* @lrb_reserve "lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts," */
 			content[(begin / SUBSZ) % NSUB] = SUBSZ
 		:: G else
 		fi;

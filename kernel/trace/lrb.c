@@ -386,9 +386,15 @@ static __always_inline void lrb_commit_bytes(struct lrb_cpu_buf *buf,
 		irq_work_queue(&buf->wakeup_work);
 }
 
-/* Write the end fields of the sub-buffer that holds @pos. */
+/*
+ * Write the end fields of the sub-buffer that holds @pos. @discarded was
+ * read before the closer published its position: a closer nested after
+ * that publish, which may close the next sub-buffer first, reads it later
+ * and so never reports less, and events_discarded never decreases from a
+ * packet to the next.
+ */
 static void lrb_close_fields(struct lrb_cpu_buf *buf, unsigned long pos,
-			     size_t content, u64 ts)
+			     size_t content, u64 ts, u64 discarded)
 {
 	struct lrb_packet_header *ph;
 
@@ -396,17 +402,18 @@ static void lrb_close_fields(struct lrb_cpu_buf *buf, unsigned long pos,
 	ph->timestamp_end = ts;
 	ph->content_size = (u64)content * BITS_PER_BYTE;
 	ph->packet_size = (u64)buf->chan->config.subbuf_size * BITS_PER_BYTE;
-	ph->events_discarded = lrb_lost_discarded(buf);
+	ph->events_discarded = discarded;
 	WRITE_ONCE(buf->discarded_closed, ph->events_discarded);
 }
 
 /* Close the sub-buffer holding @old (not at a boundary): pad and commit. */
-static void lrb_switch_out(struct lrb_cpu_buf *buf, unsigned long old, u64 ts)
+static void lrb_switch_out(struct lrb_cpu_buf *buf, unsigned long old, u64 ts,
+			   u64 discarded)
 {
 	struct lrb_channel *chan = buf->chan;
 	size_t content = old & chan->subbuf_mask;
 
-	lrb_close_fields(buf, old, content, ts);
+	lrb_close_fields(buf, old, content, ts, discarded);
 	lrb_commit_bytes(buf, lrb_subbuf_index(chan, old),
 			 chan->config.subbuf_size - content);
 }
@@ -558,6 +565,7 @@ struct lrb_pos {
 	unsigned long end;
 	size_t hlen;
 	u64 ts;
+	u64 discarded;
 	bool switch_out;
 	bool switch_in;
 };
@@ -660,17 +668,21 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 			if (ret)
 				goto lost;
 		}
+		/* Closing a sub-buffer: its losses, read before the publish. */
+		if (p.switch_out || !(p.end & chan->subbuf_mask))
+			p.discarded = lrb_lost_discarded(buf);
 		if (lrb_offset_publish(buf, p.old, p.end))
 			break;
 	}
 
 	if (p.switch_out)
-		lrb_switch_out(buf, p.old, p.ts);
+		lrb_switch_out(buf, p.old, p.ts, p.discarded);
 	if (p.switch_in)
 		lrb_switch_in(buf, p.begin - LRB_PHDR_SIZE, p.ts);
 	/* A slot that ends the sub-buffer exactly closes it. */
 	if (!(p.end & chan->subbuf_mask))
-		lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts);
+		lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts,
+				 p.discarded);
 	WRITE_ONCE(buf->last_ts_high, (unsigned long)(p.ts >> 32));
 
 	lrb_write_header(lrb_pos_addr(buf, p.begin), id, len, p.ts, p.hlen);
@@ -738,9 +750,10 @@ static int lrb_switch_empty(struct lrb_cpu_buf *buf, unsigned long old,
 			    u64 ts)
 {
 	struct lrb_channel *chan = buf->chan;
+	u64 discarded = lrb_lost_discarded(buf);
 	int ret;
 
-	if (lrb_lost_discarded(buf) == READ_ONCE(buf->discarded_closed))
+	if (discarded == READ_ONCE(buf->discarded_closed))
 		return -ENOSPC;
 	ret = lrb_next_subbuf_free(buf, old, false);
 	if (ret)
@@ -749,7 +762,7 @@ static int lrb_switch_empty(struct lrb_cpu_buf *buf, unsigned long old,
 	if (!lrb_offset_publish(buf, old, old + chan->config.subbuf_size))
 		return -EAGAIN;
 	lrb_switch_in(buf, old, ts);
-	lrb_close_fields(buf, old, LRB_PHDR_SIZE, ts);
+	lrb_close_fields(buf, old, LRB_PHDR_SIZE, ts, discarded);
 	lrb_commit_bytes(buf, lrb_subbuf_index(chan, old),
 			 chan->config.subbuf_size);
 	return 0;
@@ -767,7 +780,7 @@ static void lrb_switch_local(struct lrb_cpu_buf *buf)
 	struct lrb_channel *chan = buf->chan;
 	unsigned long old, new;
 	struct lrb_slot slot;
-	u64 ts;
+	u64 ts, discarded;
 
 	lrb_writer_enter(&slot);
 	for (;;) {
@@ -779,13 +792,14 @@ static void lrb_switch_local(struct lrb_cpu_buf *buf)
 			goto out;
 		}
 		new = ALIGN(old, chan->config.subbuf_size);
+		discarded = lrb_lost_discarded(buf);
 		if (lrb_offset_publish(buf, old, new))
 			break;
 	}
 	/* A dead CPU's buffer, closed with another CPU's clock: clamp. */
 	if (buf->cpu != raw_smp_processor_id())
 		ts = max(ts, lrb_last_ts(buf, old));
-	lrb_switch_out(buf, old, ts);
+	lrb_switch_out(buf, old, ts, discarded);
 out:
 	lrb_writer_exit(&slot);
 }

@@ -106,6 +106,15 @@ static u64 *last_seq;			/* [nr_cpu_ids * nr writers] */
 static atomic_long_t *open_slots;	/* [nr_cpu_ids] */
 static atomic_long_t *nmis, *nmis_inside;
 static atomic_long_t bad_csum, bad_order, bad_cpu, bad_len, put_eio;
+static atomic_long_t bad_packet;
+
+/* The last packet the reader took from a CPU, as a CTF reader sees it. */
+struct torture_packet {
+	u64 seq, discarded;
+	bool seen;
+};
+
+static struct torture_packet *packets;	/* [nr_cpu_ids] */
 static atomic_long_t hotplug_cycles, hotplug_errors;
 static bool stop;
 static bool nmi_armed;
@@ -274,6 +283,8 @@ static int torture_hotplug(void *arg)
 struct torture_check {
 	long n[CTX_NR];
 	long bad_csum, bad_order, bad_cpu, bad_len;
+	long records;
+	u64 first_ts, last_ts;
 };
 
 /*
@@ -316,8 +327,40 @@ static bool torture_check_subbuf(int cpu, const struct lrb_subbuf *sb,
 			k->bad_order++;
 		seqs[r->writer] = r->seq;
 		k->n[r->ctx]++;
+		if (!k->records++)
+			k->first_ts = rec.ts;
+		k->last_ts = rec.ts;
 	}
 	return true;
+}
+
+/*
+ * What a CTF reader relies on, per CPU: events_discarded never decreases,
+ * packet_seq_num has no gap in discard mode (overwrite mode skips the
+ * packets it reuses), and every record lies within its packet's time.
+ */
+static void torture_check_packet(int cpu, const struct lrb_packet_header *h,
+				 const struct torture_check *k)
+{
+	struct torture_packet *p = &packets[cpu];
+	const char *why = NULL;
+
+	if (p->seen && h->events_discarded < p->discarded)
+		why = "events_discarded decreased";
+	else if (p->seen && !mode && h->packet_seq_num != p->seq + 1)
+		why = "packet_seq_num gap";
+	else if (k->records && (k->first_ts < h->timestamp_begin ||
+				k->last_ts > h->timestamp_end))
+		why = "record outside the packet's time";
+	if (why) {
+		atomic_long_inc(&bad_packet);
+		pr_err("cpu %d packet %llu: %s (discarded %llu after %llu)\n",
+		       cpu, h->packet_seq_num, why, h->events_discarded,
+		       p->discarded);
+	}
+	p->seq = h->packet_seq_num;
+	p->discarded = h->events_discarded;
+	p->seen = true;
 }
 
 /*
@@ -334,9 +377,12 @@ static int torture_drain_cpu(int cpu, u64 *scratch)
 
 	while (!lrb_get_subbuf(chan, cpu, &sb)) {
 		struct torture_check k = {};
+		struct lrb_packet_header h;
 		bool ok;
 
 		memcpy(scratch, seqs, sz);
+		/* Racy by design in overwrite mode; the put validates. */
+		data_race(memcpy(&h, sb.data, sizeof(h)));
 		ok = torture_check_subbuf(cpu, &sb, &k, scratch);
 		if (lrb_put_subbuf(chan, cpu, &sb)) {
 			atomic_long_inc(&put_eio);
@@ -351,6 +397,7 @@ static int torture_drain_cpu(int cpu, u64 *scratch)
 			continue;
 		}
 		memcpy(seqs, scratch, sz);
+		torture_check_packet(cpu, &h, &k);
 		for (ctx = 0; ctx < CTX_NR; ctx++)
 			atomic_long_add(k.n[ctx], &counts[cpu][ctx].delivered);
 		got++;
@@ -438,11 +485,12 @@ static int torture_report(void)
 			fails++;
 		}
 	}
-	pr_info("hotplug cycles %ld (errors %ld); reader: bad checksum %ld, bad order %ld, bad cpu %ld, bad length %ld, overwritten while held %ld\n",
+	pr_info("hotplug cycles %ld (errors %ld); reader: bad checksum %ld, bad order %ld, bad cpu %ld, bad length %ld, bad packet %ld, overwritten while held %ld\n",
 		cnt(&hotplug_cycles), cnt(&hotplug_errors), cnt(&bad_csum),
-		cnt(&bad_order), cnt(&bad_cpu), cnt(&bad_len), cnt(&put_eio));
+		cnt(&bad_order), cnt(&bad_cpu), cnt(&bad_len),
+		cnt(&bad_packet), cnt(&put_eio));
 	if (cnt(&bad_csum) || cnt(&bad_order) || cnt(&bad_cpu) ||
-	    cnt(&bad_len) || cnt(&hotplug_errors))
+	    cnt(&bad_len) || cnt(&bad_packet) || cnt(&hotplug_errors))
 		fails++;
 	return fails;
 }
@@ -470,8 +518,9 @@ static int __init lrb_torture_init(void)
 	open_slots = kcalloc(nr_cpu_ids, sizeof(*open_slots), GFP_KERNEL);
 	nmis = kcalloc(nr_cpu_ids, sizeof(*nmis), GFP_KERNEL);
 	nmis_inside = kcalloc(nr_cpu_ids, sizeof(*nmis), GFP_KERNEL);
+	packets = kcalloc(nr_cpu_ids, sizeof(*packets), GFP_KERNEL);
 	if (IS_ERR(chan) || !counts || !writers || !last_seq || !scratch ||
-	    !open_slots || !nmis || !nmis_inside) {
+	    !open_slots || !nmis || !nmis_inside || !packets) {
 		pr_err("FAIL: setup (%ld)\n",
 		       IS_ERR(chan) ? PTR_ERR(chan) : -ENOMEM);
 		return 0;
