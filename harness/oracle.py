@@ -20,7 +20,8 @@ oracle.py [--min-events N] [compare] DIR
       format, the value of the k-th ftrace record (common_flags may differ
       only in the need-resched bits, which each probe samples when it runs,
       and the jiffies that timer_start and timer_expire_entry read in
-      TP_fast_assign() by at most one tick);
+      TP_fast_assign() by at most one tick, and sched_switch's prev_state
+      of an exiting task by zombie versus dead);
     - at least N (default 1000) events were compared field by field.
 
 oracle.py coverage DIR
@@ -45,6 +46,10 @@ RESCHED_FLAGS = 0x04 | 0x20
 # Fields that TP_fast_assign() fills from jiffies, which may tick between
 # the ftrace probe and the LRB probe of the same event.
 JIFFIES_FIELDS = {('timer:timer_start', 'now'), ('timer:timer_expire_entry', 'now')}
+# sched_switch's prev_state of an exiting task reads p->exit_state in each
+# probe: another CPU reaping it turns EXIT_ZOMBIE (16) into EXIT_DEAD (32)
+# between the two.
+EXIT_STATES = {16, 32}
 ELEM_SIZES = {t: size for size, names in (
     (1, 'char|signed char|unsigned char|bool|u8|s8|__u8|__s8'),
     (2, 'short|unsigned short|u16|s16|__u16|__s16'),
@@ -326,6 +331,10 @@ def compare(ft, lr, w, show=20):
                     # set it. Every other flag must match.
                     st['resched'] += val != lv[name]
                     continue
+                if (key[1], name) == ('sched:sched_switch', 'prev_state') and \
+                        {val, lv.get(name)} <= EXIT_STATES:
+                    st['resched'] += val != lv[name]
+                    continue
                 if (key[1], name) in JIFFIES_FIELDS and isinstance(val, int) and \
                         isinstance(lv.get(name), int) and abs(lv[name] - val) <= 1:
                     st['resched'] += val != lv[name]
@@ -361,7 +370,7 @@ def cmd_compare(d, min_events):
         print('ftrace: ' + p)
     st, countbad = compare(ft, lr, w)
     print('oracle: %(types)d event types, %(events)d events, %(fields)d field values '
-          'compared; mismatches: %(mismatches)d (need-resched flags or jiffies sampled apart: '
+          'compared; mismatches: %(mismatches)d (need-resched flags, jiffies or exit state sampled apart: '
           '%(resched)d)' % st)
     print('oracle: workload records: ftrace %d, lrb %d; count mismatches: %d; '
           'ftrace problems: %d; lrb discarded: %s'
