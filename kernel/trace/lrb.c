@@ -274,6 +274,14 @@ static bool lrb_commit_done(const struct lrb_channel *chan, unsigned long cc,
 	return ((cc - full) & chan->cc_mask) == 0;
 }
 
+/* Do header fields read from the sub-buffer at @pos describe it? */
+static bool lrb_header_ok(const struct lrb_channel *chan, unsigned long pos,
+			  u32 magic, u64 seq, size_t content)
+{
+	return magic == LRB_PACKET_MAGIC && seq == pos >> chan->subbuf_order &&
+	       content >= LRB_PHDR_SIZE && content <= chan->config.subbuf_size;
+}
+
 static void lrb_lost(struct lrb_cpu_buf *buf, enum lrb_lost_cause cause)
 {
 	local_inc(&buf->lost[cause]);
@@ -568,6 +576,7 @@ struct lrb_pos {
 	u64 discarded;
 	bool switch_out;
 	bool switch_in;
+	bool closes;
 };
 
 /*
@@ -668,8 +677,10 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 			if (ret)
 				goto lost;
 		}
+		/* A slot that ends the sub-buffer exactly closes it. */
+		p.closes = !(p.end & chan->subbuf_mask);
 		/* Closing a sub-buffer: its losses, read before the publish. */
-		if (p.switch_out || !(p.end & chan->subbuf_mask))
+		if (p.switch_out || p.closes)
 			p.discarded = lrb_lost_discarded(buf);
 		if (lrb_offset_publish(buf, p.old, p.end))
 			break;
@@ -679,8 +690,7 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 		lrb_switch_out(buf, p.old, p.ts, p.discarded);
 	if (p.switch_in)
 		lrb_switch_in(buf, p.begin - LRB_PHDR_SIZE, p.ts);
-	/* A slot that ends the sub-buffer exactly closes it. */
-	if (!(p.end & chan->subbuf_mask))
+	if (p.closes)
 		lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts,
 				 p.discarded);
 	WRITE_ONCE(buf->last_ts_high, (unsigned long)(p.ts >> 32));
@@ -984,9 +994,8 @@ retry:
 	ph = lrb_pos_addr(buf, pos);
 	content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
 	n = -EIO;
-	if (READ_ONCE(ph->magic) == LRB_PACKET_MAGIC &&
-	    READ_ONCE(ph->packet_seq_num) == pos >> chan->subbuf_order &&
-	    content >= LRB_PHDR_SIZE && content <= chan->config.subbuf_size)
+	if (lrb_header_ok(chan, pos, READ_ONCE(ph->magic),
+			  READ_ONCE(ph->packet_seq_num), content))
 		n = lrb_count_records(ph, content);
 	if (n < 0) {
 		/*
@@ -1211,8 +1220,7 @@ int lrb_snapshot_get(struct lrb_channel *chan, int cpu, unsigned long pos,
 	content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
 	if (lrb_snapshot_stale(buf, pos))
 		return -ESTALE;
-	if (magic != LRB_PACKET_MAGIC || seq != pos >> chan->subbuf_order ||
-	    content < LRB_PHDR_SIZE || content > chan->config.subbuf_size)
+	if (!lrb_header_ok(chan, pos, magic, seq, content))
 		return -EIO;
 	sb->data = ph;
 	sb->content_size = content;
@@ -1314,14 +1322,12 @@ static bool lrb_dump_view(struct lrb_cpu_buf *buf, unsigned long pos,
 	const struct lrb_packet_header *ph = lrb_pos_addr(buf, pos);
 	size_t content;
 
-	if (READ_ONCE(ph->magic) != LRB_PACKET_MAGIC ||
-	    READ_ONCE(ph->packet_seq_num) != pos >> chan->subbuf_order)
-		return false;
 	if ((off & chan->subbuf_mask) && pos == (off & ~chan->subbuf_mask))
 		content = off & chan->subbuf_mask;	/* still open */
 	else
 		content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
-	if (content < LRB_PHDR_SIZE || content > chan->config.subbuf_size)
+	if (!lrb_header_ok(chan, pos, READ_ONCE(ph->magic),
+			   READ_ONCE(ph->packet_seq_num), content))
 		return false;
 	d->sb.data = ph;
 	d->sb.content_size = content;

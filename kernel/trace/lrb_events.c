@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <asm/unaligned.h>
 
 #include "lrb_events.h"
 
@@ -732,6 +733,46 @@ static size_t lrb_field_size(const struct lrb_field *f, u64 val)
 	}
 }
 
+/**
+ * lrb_print_int() - print an integer of a record, for a crash dump
+ * @s: where to print.
+ * @p: the integer, in the traced machine's byte order, at any alignment.
+ * @size: its bytes: 1, 2, 4 or 8 ("?" is printed for any other).
+ * @flags: LRB_TSDL_SIGNED, LRB_TSDL_HEX, as for lrb_tsdl_integer().
+ */
+void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
+		   unsigned int flags)
+{
+	bool sign = flags & LRB_TSDL_SIGNED;
+	u64 v;
+
+	switch (size) {
+	case 1:
+		v = sign ? (s64)*(const s8 *)p : *(const u8 *)p;
+		break;
+	case 2:
+		v = sign ? (s64)(s16)get_unaligned((const u16 *)p) :
+			   get_unaligned((const u16 *)p);
+		break;
+	case 4:
+		v = sign ? (s64)(s32)get_unaligned((const u32 *)p) :
+			   get_unaligned((const u32 *)p);
+		break;
+	case 8:
+		v = get_unaligned((const u64 *)p);
+		break;
+	default:
+		seq_buf_puts(s, "?");
+		return;
+	}
+	if (flags & LRB_TSDL_HEX)
+		seq_buf_printf(s, "0x%llx", v);
+	else if (sign)
+		seq_buf_printf(s, "%lld", (s64)v);
+	else
+		seq_buf_printf(s, "%llu", v);
+}
+
 /* The fields of a marker record, packed in the order of the site's. */
 static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
 			     const void *data, size_t len)
@@ -739,7 +780,6 @@ static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
 	const struct lrb_field *f;
 	size_t off = 0, size;
 	unsigned int i, k;
-	u64 v;
 
 	for (i = 0; i < ev->nr_fields; i++) {
 		f = &ev->fields[i];
@@ -756,20 +796,13 @@ static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
 		for (k = 0; k < max_t(unsigned int, f->count, 1); k++) {
 			if (off + size > len)
 				return;
-			v = 0;
-			memcpy(&v, data + off, size);
-			off += size;
 			if (k)
 				seq_buf_putc(s, ',');
 			else
 				seq_buf_printf(s, " %s=", f->name);
-			if (f->type < LRB_FIELD_S8) {
-				seq_buf_printf(s, "%llu", v);
-				continue;
-			}
-			if (size < 8 && (v & BIT_ULL(size * 8 - 1)))
-				v |= ~0ULL << (size * 8);
-			seq_buf_printf(s, "%lld", (s64)v);
+			lrb_print_int(s, data + off, size,
+				      f->type >= LRB_FIELD_S8 ? LRB_TSDL_SIGNED : 0);
+			off += size;
 		}
 	}
 }

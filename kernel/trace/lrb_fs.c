@@ -268,12 +268,11 @@ static int lrb_fs_realloc(struct lrb_fs_chan *fc,
 	if (IS_ERR(chan))
 		return PTR_ERR(chan);
 	old = fc->chan;
-	/* An oops dump (lrb_fs_dump_all()) may be reading the old one. */
 	WRITE_ONCE(fc->chan, chan);
-	if (old) {
+	/* An oops dump (lrb_fs_dump_all()) may be reading the old one. */
+	if (old)
 		synchronize_rcu();
-		lrb_channel_destroy(old);
-	}
+	lrb_channel_destroy(old);
 	fc->config = c;
 	fc->clock = clock;
 	return 0;

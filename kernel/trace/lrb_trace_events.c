@@ -27,6 +27,7 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include <asm/syscall.h>
+#include <asm/unaligned.h>
 #include <trace/syscall.h>
 #ifdef CONFIG_FTRACE_SYSCALLS
 #include <trace/events/syscalls.h>
@@ -387,12 +388,14 @@ static void lrb_te_print_field(struct seq_buf *s,
 {
 	const void *p = data + f->offset;
 	size_t off, n;
-	u64 v = 0;
 	u32 loc;
 
 	if (lrb_te_is_loc(f)) {
-		memcpy(&loc, p, sizeof(loc));
-		off = (loc & 0xffff) + (f->type[2] == 'r' ? f->offset + f->size : 0);
+		loc = get_unaligned((const u32 *)p);
+		/* __rel_loc counts from the end of the field. */
+		off = loc & 0xffff;
+		if (!strncmp(f->type, "__rel_loc ", 10))
+			off += f->offset + f->size;
 		n = loc >> 16;
 		if (off + n > len)
 			seq_buf_puts(s, "?");
@@ -411,19 +414,8 @@ static void lrb_te_print_field(struct seq_buf *s,
 			seq_buf_printf(s, "[%d bytes]", f->size);
 		return;
 	}
-	if (f->size > sizeof(v) || !is_power_of_2(f->size)) {
-		seq_buf_puts(s, "?");
-		return;
-	}
-	memcpy(&v, p, f->size);
-	if (strchr(f->type, '*'))
-		seq_buf_printf(s, "0x%llx", v);
-	else if (!f->is_signed)
-		seq_buf_printf(s, "%llu", v);
-	else if (f->size < 8 && (v & BIT_ULL(f->size * 8 - 1)))
-		seq_buf_printf(s, "%lld", (s64)(v | ~0ULL << (f->size * 8)));
-	else
-		seq_buf_printf(s, "%lld", (s64)v);
+	lrb_print_int(s, p, f->size, strchr(f->type, '*') ? LRB_TSDL_HEX :
+		      f->is_signed ? LRB_TSDL_SIGNED : 0);
 }
 
 /* The pid and the fields of an ftrace entry, in the order of the format. */
