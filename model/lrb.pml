@@ -29,7 +29,12 @@
  *  A2 no two writers get overlapping slots (ghost ownership of units);
  *  A3 slot order equals timestamp order: timestamps strictly increase
  *     along every sub-buffer and across the sub-buffers delivered;
- *  A4 at the end, written == delivered + lost (all causes) exactly.
+ *  A4 at the end, written == delivered + lost (all causes) exactly;
+ *  A5 the record count a reader or a pushing writer takes from the commit
+ *     counts equals the records the sub-buffer holds (walked, as a ghost);
+ *  A6 at the end, the written count derived from the commit counts
+ *     (lrb_committed() plus the losses but overwritten) equals the
+ *     records the writers were asked for.
  *
  * Bounds: NSUB = 2 sub-buffers of SUBSZ = 4 units; the task writes
  * NTASK = 2 records, the interrupt NIRQ = 1 and the NMI NNMI = 1, each
@@ -46,6 +51,9 @@
  *  MUTANT_PUSH_FALLTHROUGH  after losing the race to push the reader
  *			 (overwrite mode), the writer publishes the slot it
  *			 computed before instead of recomputing it
+ *  MUTANT_MARK_LATE     the opener of a generation takes the record mark
+ *			 after its publish, when nested writers may have
+ *			 committed into the generation already
  */
 
 #ifndef NSUB
@@ -83,7 +91,10 @@
 
 byte offset;		/* buf->offset, free running (units) */
 byte consumed;		/* buf->consumed */
-byte commit[NSUB];	/* buf->commit[], free running */
+byte commit[NSUB];	/* buf->cc[].count, bytes, free running */
+byte crec[NSUB];	/* records counted with them (upper half of count) */
+byte base[NSUB];	/* buf->cc[].base */
+byte replaced;		/* buf->replaced */
 byte mem[BUFSZ];	/* the sub-buffers; 0 = never written */
 byte content[NSUB];	/* packet header content_size */
 byte owner[BUFSZ];	/* ghost: writer slot id holding a unit, 0 = free */
@@ -104,16 +115,19 @@ bool finished;
 #define PREV_GEN_DONE(start) \
 	(commit[((start) / SUBSZ) % NSUB] == ((start) / BUFSZ) * SUBSZ)
 
-/* Commit @n units to sub-buffer @i. @lrb_commit_bytes "cc = lrb_commit_add(&buf->commit[index], bytes);" */
-inline commit_add(i, n)
+/*
+ * Commit @n units and @r records to sub-buffer @i: one add on 64-bit.
+ * @lrb_commit_bytes "count = lrb_commit_add(&c->count, bytes);"
+ */
+inline commit_add(i, n, r)
 {
-	G commit[i] = commit[i] + n
+	G d_step { commit[i] = commit[i] + n; crec[i] = crec[i] + r }
 }
 
 /*
- * Walk the records of the sub-buffer starting at @pos: count into @n, set
- * @ok to 0 on anything malformed, check timestamps against @last.
- * @lrb_count_records "while (off < content) {"
+ * Ghost check, no code: walk the records of the sub-buffer starting at
+ * @pos, count them into @n, set @ok to 0 on anything malformed, check
+ * timestamps against @last.
  */
 inline walk(pos, n, ok, last, u, v, c)
 {
@@ -171,20 +185,20 @@ inline release(pos, k)
 /* One record of @ln units, from context @me. */
 inline write_record(ln)
 {
-	G written++;	/* @lrb_reserve "local_inc(&buf->written);" */
+	written++;	/* ghost: records asked for */
 	ret = 0;
 	do
-	:: G old = offset;	/* @lrb_reserve "p.old = local_read(&buf->offset);" */
-	   G atomic { ts = clock; clock++ };	/* @lrb_reserve "p.ts = lrb_clock(chan);" */
+	:: G old = offset;	/* @lrb_reserve_slow "p.old = local_read(&buf->offset);" */
+	   G atomic { ts = clock; clock++ };	/* @lrb_reserve_slow "p.ts = lrb_clock(chan);" */
 	   G sw_out = 0; sw_in = 0; begin = old;
 	   if
 	   :: G (old % SUBSZ != 0 && old % SUBSZ + ln <= SUBSZ) -> skip
-	   :: G else ->	/* @lrb_reserve "ret = lrb_reserve_slow(buf, &p, size);" */
-		sw_out = (old % SUBSZ != 0);	/* @lrb_reserve_slow "p->switch_out = (p->old & chan->subbuf_mask) != 0;" */
-		start = old + (SUBSZ - old % SUBSZ) % SUBSZ;	/* @lrb_reserve_slow "start = ALIGN(p->old, chan->config.subbuf_size);" */
+	   :: G else ->	/* @lrb_reserve_slow "ret = lrb_reserve_switch(buf, &p, size);" */
+		sw_out = (old % SUBSZ != 0);	/* @lrb_reserve_switch "p->switch_out = (p->old & chan->subbuf_mask) != 0;" */
+		start = old + (SUBSZ - old % SUBSZ) % SUBSZ;	/* @lrb_reserve_switch "start = ALIGN(p->old, chan->config.subbuf_size);" */
 		if
-		:: G !PREV_GEN_DONE(start) -> ret = 1	/* @lrb_next_subbuf_free "if (!lrb_commit_done(chan, cc, start - size))" */
-		:: G else
+		:: G !PREV_GEN_DONE(start) -> ret = 1	/* @lrb_next_subbuf_free "if (!lrb_commit_done(chan, count, start - size))" */
+		:: G else -> mark = crec[(start / SUBSZ) % NSUB]	/* @lrb_next_subbuf_free "*mark = lrb_cc_mark(c, count);" */
 		fi;
 		if
 		:: G ret == 0 ->
@@ -196,7 +210,7 @@ inline write_record(ln)
 			fi
 		:: G else
 		fi;
-		G begin = start + HDR; sw_in = 1	/* @lrb_reserve_slow "p->begin = start + LRB_PHDR_SIZE;" */
+		G begin = start + HDR; sw_in = 1	/* @lrb_reserve_switch "p->begin = start + LRB_PHDR_SIZE;" */
 	   fi;
 	   if
 	   :: G ret == 1 -> break		/* full: dropped */
@@ -226,62 +240,70 @@ inline write_record(ln)
 	   fi
 	od;
 	if
-	:: G ret == 1 -> lost++	/* @lrb_reserve "lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);" */
+	:: G ret == 1 -> lost++	/* @lrb_reserve_slow "lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);" */
 	:: G ret == 0 ->
 		id++;
 		claim(begin, ln, me * 16 + id, k);
 		if
 		:: G sw_out ->	/* @lrb_switch_out "lrb_close_fields(buf, old, content, ts, discarded);" */
 			content[(old / SUBSZ) % NSUB] = old % SUBSZ;
-			commit_add((old / SUBSZ) % NSUB, SUBSZ - old % SUBSZ)	/* @lrb_switch_out "chan->config.subbuf_size - content);" */
+			commit_add((old / SUBSZ) % NSUB, SUBSZ - old % SUBSZ, 0)	/* @lrb_switch_out "chan->config.subbuf_size - content, false);" */
 		:: G else
 		fi;
 		if
-		:: G sw_in -> mem[start % BUFSZ] = start / SUBSZ + 1	/* @lrb_switch_in "ph->packet_seq_num = start >> buf->chan->subbuf_order;" */
+		:: G sw_in ->
+#ifdef MUTANT_MARK_LATE
+			mark = crec[(start / SUBSZ) % NSUB];
+#endif
+			replaced = replaced + mark - base[(start / SUBSZ) % NSUB];	/* @lrb_gen_open "local64_add(lrb_cc_records(c->base, mark), &buf->replaced);" */
+			G base[(start / SUBSZ) % NSUB] = mark;	/* @lrb_gen_open "WRITE_ONCE(c->base, mark);" */
+			G mem[start % BUFSZ] = start / SUBSZ + 1	/* @lrb_switch_in "ph->packet_seq_num = start >> buf->chan->subbuf_order;" */
 		:: G else
 		fi;
 		if
-		:: G (begin + ln) % SUBSZ == 0 ->	/* @lrb_reserve "lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts," */
+		:: G (begin + ln) % SUBSZ == 0 ->	/* @lrb_reserve_slow "lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts," */
 			content[(begin / SUBSZ) % NSUB] = SUBSZ
 		:: G else
 		fi;
 #ifdef MUTANT_COMMIT_EARLY
-		commit_add((begin / SUBSZ) % NSUB, ln + sw_in * HDR);
+		commit_add((begin / SUBSZ) % NSUB, ln + sw_in * HDR, 1);
 #endif
-		G mem[begin % BUFSZ] = REC(ts, ln);	/* @lrb_reserve "lrb_write_header(lrb_pos_addr(buf, p.begin), id, len, p.ts, p.hlen);" */
+		G mem[begin % BUFSZ] = REC(ts, ln);	/* @lrb_slot_fill "lrb_write_header(p, id, len, ts, hlen);" */
 		if
 		:: G ln == 2 -> mem[(begin + 1) % BUFSZ] = CONT(ts)	/* lrb_write() of the caller */
 		:: G else
 		fi;
 #ifndef MUTANT_COMMIT_EARLY
 		/* LRB-W1 smp_wmb(): program order here. */
-		commit_add((begin / SUBSZ) % NSUB, ln + sw_in * HDR)	/* @lrb_commit "lrb_commit_bytes(buf, slot->cc_index, slot->commit_size);" */
+		commit_add((begin / SUBSZ) % NSUB, ln + sw_in * HDR, 1)	/* @lrb_commit "lrb_commit_bytes(buf, slot->cc_index, slot->commit_size, true);" */
 #endif
 	fi;
 	/* Forget this record's locals: keeps the state space small. */
 	d_step {
 		old = 0; start = 0; begin = 0; cons = 0; ts = 0; pn = 0;
-		pok = 0; plast = 0; ret = 0; sw_out = 0; sw_in = 0; ln = 0
+		pok = 0; plast = 0; ret = 0; sw_out = 0; sw_in = 0; ln = 0;
+		mark = 0; wn = 0
 	}
 }
 
 /*
- * Overwrite mode: count the records of the oldest sub-buffer and take it
- * from the reader. Discard mode: the buffer is full.
- * @lrb_push_reader "long n = lrb_count_records(ph, content);"
+ * Overwrite mode: take the oldest sub-buffer from the reader, its records
+ * counted from the commit count. Discard mode: the buffer is full.
  */
 inline push(cons)
 {
 	if
 	:: G MODE == DISCARD -> ret = 1	/* @lrb_next_subbuf_free "return -ENOSPC;" */
 	:: G MODE == OVERWRITE ->
-		pn = 0; pok = 1; plast = 0;
-		walk(cons, pn, pok, plast, pu, pv, pc);
+		pn = mark - base[(cons / SUBSZ) % NSUB];	/* @lrb_next_subbuf_free "lrb_cc_records(READ_ONCE(c->base), *mark)))" */
+		wn = 0; pok = 1; plast = 0;
+		walk(cons, wn, pok, plast, pu, pv, pc);
 		G atomic {	/* @lrb_push_reader "if (atomic_long_cmpxchg(&buf->consumed, consumed," */
 			if
 			:: consumed == cons ->
 				consumed = cons + SUBSZ;
 				assert(pok);	/* complete and not reused: it parses */
+				assert(pn == wn);	/* A5 */
 				overwritten = overwritten + pn;
 				release(cons, k)
 			:: else -> ret = 2
@@ -291,7 +313,7 @@ inline push(cons)
 }
 
 #define WRITER_LOCALS \
-	byte old, start, begin, cons, ts, pn, pok, plast, pu, pv, pc; \
+	byte old, start, begin, cons, ts, pn, pok, plast, pu, pv, pc, mark, wn; \
 	byte ret, k, id; bool sw_out, sw_in; byte ln
 
 inline pick_len()
@@ -320,7 +342,7 @@ proctype task() provided (running == TASK || running == OFF)
 	:: old % SUBSZ != 0 ->
 		offset = old + (SUBSZ - old % SUBSZ);
 		content[(old / SUBSZ) % NSUB] = old % SUBSZ;
-		commit_add((old / SUBSZ) % NSUB, SUBSZ - old % SUBSZ)
+		commit_add((old / SUBSZ) % NSUB, SUBSZ - old % SUBSZ, 0)
 	:: else
 	fi;
 	finished = 1
@@ -364,20 +386,20 @@ end_wait:
 /* The reader, on another CPU. */
 proctype reader()
 {
-	byte pos, cc, n, last = 0, u, v, c, snap;
+	byte pos, cc, rc, n, wn, last = 0, u, v, c, snap, i, sum;
 	bool ok;
 	byte k;
 
 	do
 	:: pos = consumed;	/* @lrb_get_subbuf "pos = atomic_long_read(&buf->consumed);" */
-	   cc = commit[(pos / SUBSZ) % NSUB];	/* @lrb_get_subbuf "cc = local_read(&buf->commit[lrb_subbuf_index(chan, pos)]);" */
+	   d_step { cc = commit[(pos / SUBSZ) % NSUB]; rc = crec[(pos / SUBSZ) % NSUB] }	/* @lrb_get_subbuf "count = local_read(&c->count);" */
 #ifdef MUTANT_NO_CC_CHECK
 	   if
 	   :: pos >= offset -> if :: finished -> break :: else fi
 	   :: else ->
 #else
 	   if
-	   :: cc != (pos / BUFSZ + 1) * SUBSZ ->	/* @lrb_get_subbuf "if (!lrb_commit_done(chan, cc, pos)) {" */
+	   :: cc != (pos / BUFSZ + 1) * SUBSZ ->	/* @lrb_get_subbuf "if (!lrb_commit_done(chan, count, pos)) {" */
 		if
 		:: finished && consumed == pos && cc == commit[(pos / SUBSZ) % NSUB] -> break
 		:: else
@@ -385,23 +407,31 @@ proctype reader()
 	   :: else ->
 #endif
 		/* LRB-R1 smp_rmb(): program order here. */
-		ok = 1; snap = last;
-		walk(pos, n, ok, snap, u, v, c);	/* @lrb_get_subbuf "n = lrb_count_records(ph, content);" */
+		n = rc - base[(pos / SUBSZ) % NSUB];	/* @lrb_get_subbuf "n = lrb_cc_records(READ_ONCE(c->base), lrb_cc_mark(c, count));" */
+		ok = 1; snap = last; wn = 0;
+		walk(pos, wn, ok, snap, u, v, c);
 		atomic {	/* @lrb_put_subbuf "if (atomic_long_cmpxchg(&buf->consumed, pos," */
 			if
 			:: consumed == pos ->
 				consumed = pos + SUBSZ;
 				assert(ok);	/* A1, A3 */
+				assert(n == wn);	/* A5 */
 				last = snap;
 				delivered = delivered + n;
 				release(pos, k)
 			:: else	/* overwritten under us: -EIO, counted by the writer */
 			fi;
-			n = 0; snap = 0; ok = 0; k = 0
+			n = 0; wn = 0; rc = 0; snap = 0; ok = 0; k = 0
 		}
 	   fi
 	od;
-	assert(written == delivered + lost + overwritten)	/* A4 */
+	assert(written == delivered + lost + overwritten);	/* A4 */
+	/* @lrb_committed "n += lrb_cc_records(READ_ONCE(c->base)," */
+	sum = replaced;
+	for (i : 0 .. NSUB - 1) {
+		sum = sum + crec[i] - base[i]
+	}
+	assert(sum + lost == written)	/* A6 */
 }
 
 init {

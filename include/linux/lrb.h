@@ -121,7 +121,8 @@ struct lrb_config {
 
 /**
  * struct lrb_stats - counters of one CPU buffer
- * @written: records the writers asked to write, including the lost ones.
+ * @written: records written or lost: committed, or refused by lrb_reserve()
+ *	for another reason than a bad id.
  * @delivered: records in sub-buffers a reader took and put back.
  * @lost: records lost, indexed by &enum lrb_lost_cause.
  * @subbufs_delivered: sub-buffers a reader took and put back.
@@ -129,7 +130,8 @@ struct lrb_config {
  *	records are in neither @delivered nor @lost.
  *
  * Once the buffer is flushed and drained, @written equals @delivered plus
- * the sum of @lost.
+ * the sum of @lost. While writers run, the counts are read one by one and
+ * may not add up.
  */
 struct lrb_stats {
 	u64 written;

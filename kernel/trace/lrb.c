@@ -14,6 +14,13 @@
  * exactly when commit[i] == (g + 1) * subbuf_size, and a commit that leaves
  * the count a multiple of subbuf_size delivers the sub-buffer.
  *
+ * Record counts. A record's commit also counts the record: in the upper half
+ * of the commit count on 64-bit, in a second counter on 32-bit. The writer
+ * that opens a generation notes the count it starts from (struct lrb_cc), so
+ * the records of any generation, complete or not, are known without reading
+ * them: a writer that takes a sub-buffer from the reader, a reader that
+ * takes one, and the statistics all take constant time.
+ *
  * Writers (one CPU, nested contexts). A reservation reads offset and the
  * clock, computes its slot and publishes it with local_cmpxchg() on offset;
  * a context that interrupts it and writes makes the cmpxchg fail, and the
@@ -41,10 +48,11 @@
  *	reader whose loads of a sub-buffer saw any store of the writer that
  *	reused it fails its cmpxchg of consumed and reports -EIO.
  *
- * LRB-R3 (lrb_get_subbuf(): smp_rmb() after parsing a sub-buffer, before
- *	reading consumed again) pairs with LRB-W3. A reader that found the
- *	sub-buffer malformed because a writer was reusing it sees consumed
- *	moved, and takes the next one instead of reporting corruption.
+ * LRB-R3 (lrb_get_subbuf(): smp_rmb() after reading a sub-buffer's header
+ *	and record count, before reading consumed again) pairs with LRB-W3.
+ *	A reader that found them wrong because a writer was reusing the
+ *	sub-buffer sees consumed moved, and takes the next one instead of
+ *	reporting corruption.
  *
  * LRB-W4 (lrb_mark_opened(): smp_mb() after raising opened, before any
  *	store into the sub-buffer being opened) pairs with LRB-R4
@@ -89,7 +97,72 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <asm/local.h>
+#include <asm/local64.h>
 #include <asm/shmparam.h>
+
+/**
+ * struct lrb_cc - commit count of one sub-buffer
+ * @count: free-running bytes committed into the sub-buffer; on 64-bit, plus
+ *	LRB_CC_RECORD per record committed.
+ * @base: record mark (lrb_cc_mark()) of the count when the current
+ *	generation was opened; written by the writer that opened it.
+ * @records: 32-bit only: free-running records committed into it.
+ */
+struct lrb_cc {
+	local_t count;
+	unsigned long base;
+#if BITS_PER_LONG == 32
+	local_t records;
+#endif
+};
+
+#if BITS_PER_LONG == 64
+/*
+ * A generation adds subbuf_size bytes, far below 2^32: the upper half of the
+ * count counts records, and the bytes below never carry into it within one
+ * generation.
+ */
+#define LRB_CC_RECORD		BIT(32)
+#define LRB_CC_BYTES_MASK	((unsigned long)U32_MAX)
+
+static __always_inline void lrb_cc_count_record(struct lrb_cc *c)
+{
+}
+
+/* A mark of the records committed into @c, from a read of its count. */
+static __always_inline unsigned long lrb_cc_mark(struct lrb_cc *c,
+						 unsigned long count)
+{
+	return count;
+}
+
+/* Records committed between two marks of one generation. */
+static __always_inline unsigned long lrb_cc_records(unsigned long from,
+						    unsigned long to)
+{
+	return (to - from) >> 32;
+}
+#else
+#define LRB_CC_RECORD		0UL
+#define LRB_CC_BYTES_MASK	ULONG_MAX
+
+static __always_inline void lrb_cc_count_record(struct lrb_cc *c)
+{
+	local_inc(&c->records);
+}
+
+static __always_inline unsigned long lrb_cc_mark(struct lrb_cc *c,
+						 unsigned long count)
+{
+	return local_read(&c->records);
+}
+
+static __always_inline unsigned long lrb_cc_records(unsigned long from,
+						    unsigned long to)
+{
+	return to - from;
+}
+#endif
 
 /**
  * struct lrb_cpu_buf - the buffer of one CPU
@@ -97,8 +170,10 @@
  * @last_ts_high: timestamp bits above 32 of a recent record (compact
  *	headers are used while they do not change).
  * @nesting: writers open on the owning CPU.
- * @written: records the writers asked to write.
  * @lost: records lost, by &enum lrb_lost_cause.
+ * @replaced: records of the sub-buffer generations that later ones
+ *	replaced; with those of the current generations (struct lrb_cc),
+ *	the records committed so far.
  * @discarded_closed: events_discarded of a recently closed packet.
  * @opened: overwrite mode: start of the newest sub-buffer a writer opened
  *	or is about to open; written by the owning CPU only.
@@ -111,7 +186,7 @@
  * @subbufs_corrupt: sub-buffers readers found corrupt and skipped.
  * @chan: the channel.
  * @data: the sub-buffers, contiguous.
- * @commit: per sub-buffer commit counts.
+ * @cc: per sub-buffer commit counts.
  * @cpu: the owning CPU.
  * @wakeup_work: runs the wakeup after a delivery, off the write path.
  * @switch_timer: closes an old open sub-buffer (lrb_switch_timer_set()).
@@ -121,8 +196,8 @@ struct lrb_cpu_buf {
 	local_t offset ____cacheline_aligned;
 	unsigned long last_ts_high;
 	int nesting;
-	local_t written;
 	local_t lost[LRB_LOST_NR];
+	local64_t replaced;
 	u64 discarded_closed;
 	local_t opened;
 
@@ -136,7 +211,7 @@ struct lrb_cpu_buf {
 
 	struct lrb_channel *chan ____cacheline_aligned;
 	void *data;
-	local_t *commit;
+	struct lrb_cc *cc;
 	int cpu;
 	struct irq_work wakeup_work;
 	struct timer_list switch_timer;
@@ -176,7 +251,28 @@ static struct lrb_cpu_buf *lrb_cpu_buf(struct lrb_channel *chan, int cpu)
 	return chan->bufs[cpu];
 }
 
+/*
+ * Records committed into @buf so far, in constant time per sub-buffer:
+ * exact while its writers are quiet, about right while they run.
+ */
+static u64 lrb_committed(struct lrb_cpu_buf *buf)
+{
+	u64 n = local64_read(&buf->replaced);
+	unsigned int i;
+
+	for (i = 0; i < buf->chan->config.num_subbufs; i++) {
+		struct lrb_cc *c = &buf->cc[i];
+
+		n += lrb_cc_records(READ_ONCE(c->base),
+				    lrb_cc_mark(c, local_read(&c->count)));
+	}
+	return n;
+}
+
 #define LRB_PHDR_SIZE	sizeof(struct lrb_packet_header)
+
+/* Sub-buffers lrb_get_subbuf() tries before it gives up for the call. */
+#define LRB_GET_TRIES	8
 
 static enum cpuhp_state lrb_cpuhp_state;
 static enum cpuhp_state lrb_cpuhp_online;
@@ -282,6 +378,17 @@ static bool lrb_header_ok(const struct lrb_channel *chan, unsigned long pos,
 	       content >= LRB_PHDR_SIZE && content <= chan->config.subbuf_size;
 }
 
+/*
+ * Can @records records make up @content bytes (header-checked)? Each takes
+ * at least a compact header, and there is one unless the packet is empty.
+ */
+static bool lrb_records_ok(size_t content, unsigned long records)
+{
+	return records <= (content - LRB_PHDR_SIZE) /
+			  sizeof(struct lrb_record_header) &&
+	       !records == (content == LRB_PHDR_SIZE);
+}
+
 static void lrb_lost(struct lrb_cpu_buf *buf, enum lrb_lost_cause cause)
 {
 	local_inc(&buf->lost[cause]);
@@ -341,30 +448,6 @@ static size_t lrb_record_parse(const void *sub, size_t off, size_t content,
 	return v->hlen + v->len;
 }
 
-/*
- * Count the records of a complete sub-buffer. Returns -EIO when the
- * records do not tile the content exactly: the sub-buffer is being
- * overwritten, or corrupt.
- */
-static long lrb_count_records(const void *sub, size_t content)
-{
-	struct lrb_rec_view v;
-	size_t off = LRB_PHDR_SIZE, size;
-	long n = 0;
-
-	while (off < content) {
-		size = lrb_record_parse(sub, off, content, &v);
-		if (!size)
-			return -EIO;
-		off += size;
-		n++;
-		if (off < content)
-			off = ALIGN(off, LRB_RECORD_ALIGN);
-	}
-	/* The last record ends exactly at @content. */
-	return off == content ? n : -EIO;
-}
-
 static void lrb_wakeup_work(struct irq_work *work)
 {
 	struct lrb_cpu_buf *buf = container_of(work, struct lrb_cpu_buf,
@@ -375,13 +458,21 @@ static void lrb_wakeup_work(struct irq_work *work)
 		chan->config.wakeup(chan, buf->cpu, chan->config.priv);
 }
 
-/* Add committed bytes to a sub-buffer; deliver it when that completes it. */
+/*
+ * Add committed bytes, and the record they end if @record, to a sub-buffer;
+ * deliver it when that completes it.
+ */
 static __always_inline void lrb_commit_bytes(struct lrb_cpu_buf *buf,
 					     unsigned long index,
-					     unsigned long bytes)
+					     unsigned long bytes, bool record)
 {
-	unsigned long cc;
+	struct lrb_cc *c = &buf->cc[index];
+	unsigned long count;
 
+	if (record) {
+		lrb_cc_count_record(c);
+		bytes += LRB_CC_RECORD;
+	}
 	/*
 	 * LRB-W1: order the record, the packet header fields and, for the
 	 * commit that completes the sub-buffer, every earlier commit's
@@ -389,8 +480,8 @@ static __always_inline void lrb_commit_bytes(struct lrb_cpu_buf *buf,
 	 * lrb_get_subbuf() and LRB-R5 in lrb_snapshot_get().
 	 */
 	smp_wmb();
-	cc = lrb_commit_add(&buf->commit[index], bytes);
-	if (unlikely(!(cc & buf->chan->subbuf_mask)))
+	count = lrb_commit_add(&c->count, bytes);
+	if (unlikely(!(count & buf->chan->subbuf_mask)))
 		irq_work_queue(&buf->wakeup_work);
 }
 
@@ -423,7 +514,7 @@ static void lrb_switch_out(struct lrb_cpu_buf *buf, unsigned long old, u64 ts,
 
 	lrb_close_fields(buf, old, content, ts, discarded);
 	lrb_commit_bytes(buf, lrb_subbuf_index(chan, old),
-			 chan->config.subbuf_size - content);
+			 chan->config.subbuf_size - content, false);
 }
 
 /*
@@ -446,17 +537,13 @@ static void lrb_switch_in(struct lrb_cpu_buf *buf, unsigned long start, u64 ts)
 
 /*
  * Overwrite mode: take the oldest sub-buffer from the reader, counting its
- * records as overwritten. Returns false when consumed moved meanwhile (the
- * reader put it back, or a nested writer pushed it): the caller retries.
+ * @records records as overwritten. Returns false when consumed moved
+ * meanwhile (the reader put it back, or a nested writer pushed it): the
+ * caller retries.
  */
-static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed)
+static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed,
+			    unsigned long records)
 {
-	struct lrb_channel *chan = buf->chan;
-	const struct lrb_packet_header *ph = lrb_pos_addr(buf, consumed);
-	size_t content = min_t(u64, READ_ONCE(ph->content_size) / BITS_PER_BYTE,
-			       chan->config.subbuf_size);
-	long n = lrb_count_records(ph, content);
-
 	/*
 	 * LRB-W3: full barrier; our stores into the reused sub-buffer come
 	 * after it. Pairs with LRB-R2 in lrb_put_subbuf() and LRB-R3 in
@@ -465,11 +552,10 @@ static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed)
 	 * with LRB-R6 in lrb_snapshot(): consumed before the offset.
 	 */
 	if (atomic_long_cmpxchg(&buf->consumed, consumed,
-				consumed + chan->config.subbuf_size) != consumed)
+				consumed + buf->chan->config.subbuf_size) !=
+	    consumed)
 		return false;
-	/* Complete and not reused (checked by the caller): it parses. */
-	if (!WARN_ON_ONCE(n < 0))
-		local_add(n, &buf->lost[LRB_LOST_OVERWRITTEN]);
+	local_add(records, &buf->lost[LRB_LOST_OVERWRITTEN]);
 	return true;
 }
 
@@ -499,24 +585,27 @@ static void lrb_mark_opened(struct lrb_cpu_buf *buf, unsigned long start)
 }
 
 /*
- * May the sub-buffer starting at @start be opened? 0 if so, -ENOSPC when
- * it is full (discard mode, or @may_push false) or still has a pending
- * commit, -EAGAIN when the caller must recompute: the reader position
- * moved, or @start was computed from an offset that nested writers have
- * since moved far on.
+ * May the sub-buffer starting at @start be opened? 0 if so, with @mark set
+ * for lrb_gen_open(); -ENOSPC when it is full (discard mode, or @may_push
+ * false) or still has a pending commit, -EAGAIN when the caller must
+ * recompute: the reader position moved, or @start was computed from an
+ * offset that nested writers have since moved far on.
  */
 static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start,
-				bool may_push)
+				bool may_push, unsigned long *mark)
 {
 	struct lrb_channel *chan = buf->chan;
+	struct lrb_cc *c = &buf->cc[lrb_subbuf_index(chan, start)];
 	unsigned long size = chan->buf_mask + 1;
-	unsigned long consumed, cc;
+	unsigned long consumed, count;
 	long ahead;
 
 	/* Its previous generation must be fully committed. */
-	cc = local_read(&buf->commit[lrb_subbuf_index(chan, start)]);
-	if (!lrb_commit_done(chan, cc, start - size))
+	count = local_read(&c->count);
+	if (!lrb_commit_done(chan, count, start - size))
 		return -ENOSPC;
+	/* Complete: no commit comes into it before the next is opened. */
+	*mark = lrb_cc_mark(c, count);
 
 	/* LRB-W2: pairs with LRB-R2 in lrb_put_subbuf(). */
 	consumed = atomic_long_read_acquire(&buf->consumed);
@@ -531,12 +620,31 @@ static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start,
 	if (ahead >= (long)size) {
 		if (chan->config.mode == LRB_MODE_DISCARD || !may_push)
 			return -ENOSPC;
-		if (!lrb_push_reader(buf, consumed))
+		/* The reader's sub-buffer is the generation just completed. */
+		if (!lrb_push_reader(buf, consumed,
+				     lrb_cc_records(READ_ONCE(c->base), *mark)))
 			return -EAGAIN;
 	}
 	if (chan->config.mode == LRB_MODE_OVERWRITE)
 		lrb_mark_opened(buf, start);
 	return 0;
+}
+
+/*
+ * The writer whose publish opened the sub-buffer at @start notes where the
+ * records of the new generation begin, @mark from lrb_next_subbuf_free(),
+ * and adds those of the generation it replaces to @replaced. Only it opens
+ * this generation, and the next cannot be opened before it commits, so no
+ * other writer stores @base meanwhile; its commit (LRB-W1) orders the store
+ * before any reader's load of @base (LRB-R1).
+ */
+static void lrb_gen_open(struct lrb_cpu_buf *buf, unsigned long start,
+			 unsigned long mark)
+{
+	struct lrb_cc *c = &buf->cc[lrb_subbuf_index(buf->chan, start)];
+
+	local64_add(lrb_cc_records(c->base, mark), &buf->replaced);
+	WRITE_ONCE(c->base, mark);
 }
 
 static __always_inline size_t lrb_header_len(const struct lrb_cpu_buf *buf,
@@ -547,10 +655,10 @@ static __always_inline size_t lrb_header_len(const struct lrb_cpu_buf *buf,
 	return sizeof(struct lrb_record_header_ext);
 }
 
-static void lrb_write_header(void *p, unsigned int id, size_t len, u64 ts,
-			     size_t hlen)
+static __always_inline void lrb_write_header(void *p, unsigned int id,
+					     size_t len, u64 ts, size_t hlen)
 {
-	if (hlen == sizeof(struct lrb_record_header)) {
+	if (likely(hlen == sizeof(struct lrb_record_header))) {
 		struct lrb_record_header *rh = p;
 
 		rh->id = id;
@@ -566,11 +674,38 @@ static void lrb_write_header(void *p, unsigned int id, size_t len, u64 ts,
 	}
 }
 
+/*
+ * Write the record header of the slot published at @begin and fill in
+ * @slot; @commit_size counts what the commit adds: the bytes from the end
+ * of the previous slot, or from the start of the sub-buffer the slot
+ * opened, to its end. Only an extended header stores last_ts_high: a
+ * compact one found it equal.
+ */
+static __always_inline void lrb_slot_fill(struct lrb_cpu_buf *buf,
+					  struct lrb_slot *slot,
+					  unsigned int id, size_t len,
+					  unsigned long begin, size_t hlen,
+					  u64 ts, unsigned long commit_size)
+{
+	void *p = lrb_pos_addr(buf, begin);
+
+	if (unlikely(hlen != sizeof(struct lrb_record_header)))
+		WRITE_ONCE(buf->last_ts_high, (unsigned long)(ts >> 32));
+	lrb_write_header(p, id, len, ts, hlen);
+	slot->data = p + hlen;
+	slot->len = len;
+	slot->ts = ts;
+	slot->buf = buf;
+	slot->cc_index = lrb_subbuf_index(buf->chan, begin);
+	slot->commit_size = commit_size;
+}
+
 /* Reservation state computed by one pass of the reserve loop. */
 struct lrb_pos {
 	unsigned long old;
 	unsigned long begin;
 	unsigned long end;
+	unsigned long mark;
 	size_t hlen;
 	u64 ts;
 	u64 discarded;
@@ -584,8 +719,8 @@ struct lrb_pos {
  * move to the next one. Returns 0 with @p updated, or a negative error
  * (-EAGAIN: recompute).
  */
-static int lrb_reserve_slow(struct lrb_cpu_buf *buf, struct lrb_pos *p,
-			    size_t size)
+static int lrb_reserve_switch(struct lrb_cpu_buf *buf, struct lrb_pos *p,
+			      size_t size)
 {
 	struct lrb_channel *chan = buf->chan;
 	unsigned long start;
@@ -595,7 +730,7 @@ static int lrb_reserve_slow(struct lrb_cpu_buf *buf, struct lrb_pos *p,
 		return -E2BIG;
 	p->switch_out = (p->old & chan->subbuf_mask) != 0;
 	start = ALIGN(p->old, chan->config.subbuf_size);
-	ret = lrb_next_subbuf_free(buf, start, true);
+	ret = lrb_next_subbuf_free(buf, start, true, &p->mark);
 	/* A refusal computed from a stale offset is no refusal: retry. */
 	if (ret == -ENOSPC && local_read(&buf->offset) != p->old)
 		return -EAGAIN;
@@ -607,10 +742,83 @@ static int lrb_reserve_slow(struct lrb_cpu_buf *buf, struct lrb_pos *p,
 	return 0;
 }
 
-/* Count a record lost before any reservation and undo lrb_writer_enter(). */
-static int lrb_drop(struct lrb_cpu_buf *buf, struct lrb_slot *slot,
-		    enum lrb_lost_cause cause, int err)
+/*
+ * All of lrb_reserve() but its common case, entered with the nesting count
+ * raised: the slot opens, ends or does not fit in a sub-buffer, or a nested
+ * writer moved the offset. Starts over, the clock included.
+ */
+static noinline int lrb_reserve_slow(struct lrb_channel *chan,
+				     struct lrb_cpu_buf *buf,
+				     struct lrb_slot *slot, unsigned int id,
+				     size_t len)
 {
+	struct lrb_pos p;
+	size_t size;
+	int ret;
+
+	for (;;) {
+		p.old = local_read(&buf->offset);
+		p.ts = lrb_clock(chan);
+		p.hlen = lrb_header_len(buf, len, p.ts);
+		size = p.hlen + len;
+		p.begin = ALIGN(p.old, LRB_RECORD_ALIGN);
+		p.end = p.begin + size;
+		p.switch_out = false;
+		p.switch_in = false;
+		if (!(p.old & chan->subbuf_mask) ||
+		    (p.old & chan->subbuf_mask) + (p.end - p.old) >
+		    chan->config.subbuf_size) {
+			ret = lrb_reserve_switch(buf, &p, size);
+			if (ret == -EAGAIN)
+				continue;
+			if (ret)
+				goto lost;
+		}
+		/* A slot that ends the sub-buffer exactly closes it. */
+		p.closes = !(p.end & chan->subbuf_mask);
+		/* Closing a sub-buffer: its losses, read before the publish. */
+		if (p.switch_out || p.closes)
+			p.discarded = lrb_lost_discarded(buf);
+		if (lrb_offset_publish(buf, p.old, p.end))
+			break;
+	}
+
+	if (p.switch_out)
+		lrb_switch_out(buf, p.old, p.ts, p.discarded);
+	if (p.switch_in) {
+		lrb_gen_open(buf, p.begin - LRB_PHDR_SIZE, p.mark);
+		lrb_switch_in(buf, p.begin - LRB_PHDR_SIZE, p.ts);
+	}
+	if (p.closes)
+		lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts,
+				 p.discarded);
+	lrb_slot_fill(buf, slot, id, len, p.begin, p.hlen, p.ts,
+		      p.end - (p.switch_in ? p.begin - LRB_PHDR_SIZE : p.old));
+	return 0;
+
+lost:
+	lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);
+	barrier();
+	WRITE_ONCE(buf->nesting, buf->nesting - 1);
+	lrb_writer_exit(slot);
+	return ret;
+}
+
+/* Count a record refused before any reservation; undo lrb_writer_enter(). */
+static noinline int lrb_reserve_refused(struct lrb_cpu_buf *buf,
+					struct lrb_slot *slot, bool nmi_ok,
+					size_t len)
+{
+	enum lrb_lost_cause cause = LRB_LOST_TOO_BIG;
+	int err = -E2BIG;
+
+	if (!nmi_ok) {
+		cause = LRB_LOST_NMI;
+		err = -EBUSY;
+	} else if (READ_ONCE(buf->nesting) >= LRB_NESTING_MAX) {
+		cause = LRB_LOST_NESTED;
+		err = -EBUSY;
+	}
 	lrb_lost(buf, cause);
 	lrb_writer_exit(slot);
 	return err;
@@ -636,82 +844,38 @@ static int lrb_drop(struct lrb_cpu_buf *buf, struct lrb_slot *slot,
 int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 		unsigned int id, size_t len)
 {
+	unsigned long mask = chan->subbuf_mask, old, begin, end;
 	struct lrb_cpu_buf *buf;
-	struct lrb_pos p;
 	bool nmi_ok;
-	size_t size;
-	int ret;
+	size_t hlen;
+	u64 ts;
 
 	if (unlikely(id > LRB_EVENT_ID_MAX))
 		return -EINVAL;
-
 	nmi_ok = lrb_writer_enter(slot);
 	buf = chan->bufs[smp_processor_id()];
-	local_inc(&buf->written);
-	if (unlikely(!nmi_ok))
-		return lrb_drop(buf, slot, LRB_LOST_NMI, -EBUSY);
-	if (unlikely(READ_ONCE(buf->nesting) >= LRB_NESTING_MAX))
-		return lrb_drop(buf, slot, LRB_LOST_NESTED, -EBUSY);
-	/* Also keeps the size computation below from overflowing. */
-	if (unlikely(len > LRB_RECORD_LEN_MAX))
-		return lrb_drop(buf, slot, LRB_LOST_TOO_BIG, -E2BIG);
+	/* The length check also keeps the size computations from overflowing. */
+	if (unlikely(!nmi_ok || READ_ONCE(buf->nesting) >= LRB_NESTING_MAX ||
+		     len > LRB_RECORD_LEN_MAX))
+		return lrb_reserve_refused(buf, slot, nmi_ok, len);
 	/* Only this CPU's writers touch it, each one restoring it. */
 	WRITE_ONCE(buf->nesting, buf->nesting + 1);
 	barrier();
 
-	for (;;) {
-		p.old = local_read(&buf->offset);
-		p.ts = lrb_clock(chan);
-		p.hlen = lrb_header_len(buf, len, p.ts);
-		size = p.hlen + len;
-		p.begin = ALIGN(p.old, LRB_RECORD_ALIGN);
-		p.end = p.begin + size;
-		p.switch_out = false;
-		p.switch_in = false;
-		if (unlikely(!(p.old & chan->subbuf_mask) ||
-			     (p.old & chan->subbuf_mask) + (p.end - p.old) >
-			     chan->config.subbuf_size)) {
-			ret = lrb_reserve_slow(buf, &p, size);
-			if (ret == -EAGAIN)
-				continue;
-			if (ret)
-				goto lost;
-		}
-		/* A slot that ends the sub-buffer exactly closes it. */
-		p.closes = !(p.end & chan->subbuf_mask);
-		/* Closing a sub-buffer: its losses, read before the publish. */
-		if (p.switch_out || p.closes)
-			p.discarded = lrb_lost_discarded(buf);
-		if (lrb_offset_publish(buf, p.old, p.end))
-			break;
-	}
-
-	if (p.switch_out)
-		lrb_switch_out(buf, p.old, p.ts, p.discarded);
-	if (p.switch_in)
-		lrb_switch_in(buf, p.begin - LRB_PHDR_SIZE, p.ts);
-	if (p.closes)
-		lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts,
-				 p.discarded);
-	WRITE_ONCE(buf->last_ts_high, (unsigned long)(p.ts >> 32));
-
-	lrb_write_header(lrb_pos_addr(buf, p.begin), id, len, p.ts, p.hlen);
-	slot->data = lrb_pos_addr(buf, p.begin) + p.hlen;
-	slot->len = len;
-	slot->ts = p.ts;
-	slot->buf = buf;
-	slot->cc_index = lrb_subbuf_index(chan, p.begin);
-	/* With the alignment gap before the slot, or the packet header. */
-	slot->commit_size = p.end - (p.switch_in ? p.begin - LRB_PHDR_SIZE :
-				     p.old);
+	/*
+	 * The common case, in one pass: a sub-buffer is open and the slot
+	 * fits in it without ending it.
+	 */
+	old = local_read(&buf->offset);
+	ts = lrb_clock(chan);
+	hlen = lrb_header_len(buf, len, ts);
+	begin = ALIGN(old, LRB_RECORD_ALIGN);
+	end = begin + hlen + len;
+	if (unlikely(!(old & mask) || ((old ^ end) & ~mask) ||
+		     !lrb_offset_publish(buf, old, end)))
+		return lrb_reserve_slow(chan, buf, slot, id, len);
+	lrb_slot_fill(buf, slot, id, len, begin, hlen, ts, end - old);
 	return 0;
-
-lost:
-	lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);
-	barrier();
-	WRITE_ONCE(buf->nesting, buf->nesting - 1);
-	lrb_writer_exit(slot);
-	return ret;
 }
 EXPORT_SYMBOL_GPL(lrb_reserve);
 
@@ -726,7 +890,7 @@ void lrb_commit(struct lrb_slot *slot)
 {
 	struct lrb_cpu_buf *buf = slot->buf;
 
-	lrb_commit_bytes(buf, slot->cc_index, slot->commit_size);
+	lrb_commit_bytes(buf, slot->cc_index, slot->commit_size, true);
 	barrier();
 	WRITE_ONCE(buf->nesting, buf->nesting - 1);
 	lrb_writer_exit(slot);
@@ -761,20 +925,22 @@ static int lrb_switch_empty(struct lrb_cpu_buf *buf, unsigned long old,
 {
 	struct lrb_channel *chan = buf->chan;
 	u64 discarded = lrb_lost_discarded(buf);
+	unsigned long mark;
 	int ret;
 
 	if (discarded == READ_ONCE(buf->discarded_closed))
 		return -ENOSPC;
-	ret = lrb_next_subbuf_free(buf, old, false);
+	ret = lrb_next_subbuf_free(buf, old, false, &mark);
 	if (ret)
 		return ret;
 	/* Opened and closed in one step: nested writers go to the next. */
 	if (!lrb_offset_publish(buf, old, old + chan->config.subbuf_size))
 		return -EAGAIN;
+	lrb_gen_open(buf, old, mark);
 	lrb_switch_in(buf, old, ts);
 	lrb_close_fields(buf, old, LRB_PHDR_SIZE, ts, discarded);
 	lrb_commit_bytes(buf, lrb_subbuf_index(chan, old),
-			 chan->config.subbuf_size);
+			 chan->config.subbuf_size, false);
 	return 0;
 }
 
@@ -960,18 +1126,23 @@ EXPORT_SYMBOL_GPL(lrb_switch_timer_set);
  * lrb_put_subbuf() then fails and what was read must be dropped.
  *
  * A corrupt sub-buffer is skipped and counted (&lrb_stats.subbufs_corrupt).
+ * Nothing is read but the packet header and counts: the time spent with
+ * interrupts off is bounded, whatever the sub-buffer size, and so is the
+ * number of sub-buffers a call skips (LRB_GET_TRIES).
  *
- * Return: 0; -EAGAIN if no complete sub-buffer is ready; -EBUSY if one is
- * already held; -EINVAL for a bad CPU.
+ * Return: 0; -EAGAIN if no complete sub-buffer is ready, or if writers
+ * reused (or corruption took) LRB_GET_TRIES sub-buffers in a row during
+ * the call: call again; -EBUSY if one is already held; -EINVAL for a bad
+ * CPU.
  */
 int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb)
 {
 	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
 	const struct lrb_packet_header *ph;
-	unsigned long pos, cc, flags;
+	unsigned long pos, count, flags, n;
+	int tries = LRB_GET_TRIES, ret = 0;
+	struct lrb_cc *c;
 	size_t content;
-	long n;
-	int ret = 0;
 
 	if (!buf)
 		return -EINVAL;
@@ -981,9 +1152,14 @@ int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb)
 		goto out;
 	}
 retry:
+	if (!tries--) {
+		ret = -EAGAIN;
+		goto out;
+	}
 	pos = atomic_long_read(&buf->consumed);
-	cc = local_read(&buf->commit[lrb_subbuf_index(chan, pos)]);
-	if (!lrb_commit_done(chan, cc, pos)) {
+	c = &buf->cc[lrb_subbuf_index(chan, pos)];
+	count = local_read(&c->count);
+	if (!lrb_commit_done(chan, count, pos)) {
 		if (atomic_long_read(&buf->consumed) != pos)
 			goto retry;
 		ret = -EAGAIN;
@@ -991,13 +1167,12 @@ retry:
 	}
 	/* LRB-R1: pairs with LRB-W1 in lrb_commit_bytes(). */
 	smp_rmb();
+	n = lrb_cc_records(READ_ONCE(c->base), lrb_cc_mark(c, count));
 	ph = lrb_pos_addr(buf, pos);
 	content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
-	n = -EIO;
-	if (lrb_header_ok(chan, pos, READ_ONCE(ph->magic),
-			  READ_ONCE(ph->packet_seq_num), content))
-		n = lrb_count_records(ph, content);
-	if (n < 0) {
+	if (!lrb_header_ok(chan, pos, READ_ONCE(ph->magic),
+			   READ_ONCE(ph->packet_seq_num), content) ||
+	    !lrb_records_ok(content, n)) {
 		/*
 		 * LRB-R3: our loads of the sub-buffer before consumed.
 		 * Pairs with LRB-W3 in lrb_push_reader(): if they saw a
@@ -1119,7 +1294,7 @@ bool lrb_subbuf_ready(struct lrb_channel *chan, int cpu)
 		return false;
 	pos = atomic_long_read(&buf->consumed);
 	return lrb_commit_done(chan,
-			       local_read(&buf->commit[lrb_subbuf_index(chan, pos)]),
+			       local_read(&buf->cc[lrb_subbuf_index(chan, pos)].count),
 			       pos);
 }
 EXPORT_SYMBOL_GPL(lrb_subbuf_ready);
@@ -1209,7 +1384,7 @@ int lrb_snapshot_get(struct lrb_channel *chan, int cpu, unsigned long pos,
 	if (!buf || chan->config.mode != LRB_MODE_OVERWRITE ||
 	    (pos & chan->subbuf_mask))
 		return -EINVAL;
-	cc = local_read(&buf->commit[lrb_subbuf_index(chan, pos)]);
+	cc = local_read(&buf->cc[lrb_subbuf_index(chan, pos)].count);
 	if (!lrb_commit_done(chan, cc, pos))
 		return lrb_snapshot_stale(buf, pos) ? -ESTALE : -EAGAIN;
 	/* LRB-R5: pairs with LRB-W1 in lrb_commit_bytes(). */
@@ -1435,9 +1610,13 @@ void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 	if (!buf)
 		return;
-	stats->written = local_read(&buf->written);
-	for (i = 0; i < LRB_LOST_NR; i++)
+	stats->written = lrb_committed(buf);
+	for (i = 0; i < LRB_LOST_NR; i++) {
 		stats->lost[i] = local_read(&buf->lost[i]);
+		/* Overwritten records were committed: counted once. */
+		if (i != LRB_LOST_OVERWRITTEN)
+			stats->written += stats->lost[i];
+	}
 	raw_spin_lock_irqsave(&buf->reader_lock, flags);
 	stats->delivered = buf->delivered;
 	stats->subbufs_delivered = buf->subbufs_delivered;
@@ -1493,7 +1672,7 @@ static void lrb_cpu_buf_free(struct lrb_cpu_buf *buf)
 		return;
 	irq_work_sync(&buf->wakeup_work);
 	vfree(buf->data);
-	kfree(buf->commit);
+	kfree(buf->cc);
 	kfree(buf);
 }
 
@@ -1511,8 +1690,8 @@ static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
 	raw_spin_lock_init(&buf->reader_lock);
 	init_irq_work(&buf->wakeup_work, lrb_wakeup_work);
 	timer_setup(&buf->switch_timer, lrb_switch_timer_fn, TIMER_PINNED);
-	buf->commit = kcalloc_node(chan->config.num_subbufs,
-				   sizeof(*buf->commit), GFP_KERNEL, node);
+	buf->cc = kcalloc_node(chan->config.num_subbufs, sizeof(*buf->cc),
+			       GFP_KERNEL, node);
 	/*
 	 * Zeroed, and mappable to user space by a later reader (as
 	 * vmalloc_user()); failing rather than invoking the OOM killer.
@@ -1523,7 +1702,7 @@ static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
 					 __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
 					 PAGE_KERNEL, VM_USERMAP, node,
 					 __builtin_return_address(0));
-	if (!buf->commit || !buf->data) {
+	if (!buf->cc || !buf->data) {
 		lrb_cpu_buf_free(buf);
 		return NULL;
 	}
@@ -1568,7 +1747,7 @@ struct lrb_channel *lrb_channel_create(const struct lrb_config *config)
 	chan->subbuf_mask = config->subbuf_size - 1;
 	chan->buf_order = chan->subbuf_order + ilog2(config->num_subbufs);
 	chan->buf_mask = (1UL << chan->buf_order) - 1;
-	chan->cc_mask = ULONG_MAX >> ilog2(config->num_subbufs);
+	chan->cc_mask = LRB_CC_BYTES_MASK >> ilog2(config->num_subbufs);
 	chan->bufs = kcalloc(nr_cpu_ids, sizeof(*chan->bufs), GFP_KERNEL);
 	if (!chan->bufs)
 		goto nomem;

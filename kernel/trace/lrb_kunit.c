@@ -419,6 +419,33 @@ static void lrb_test_overwrite_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
 }
 
+/*
+ * Records of many sizes, so sub-buffers hold different numbers of them: the
+ * counts a writer takes when it overwrites and a reader when it reads (from
+ * the commit counts, without reading the records) match the records.
+ */
+static void lrb_test_counts_mixed(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4,
+					    LRB_MODE_OVERWRITE);
+	static const u8 payload[64];
+	struct lrb_stats st;
+	int i;
+
+	for (i = 0; i < 500; i++)
+		KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 1, payload,
+						       (i * 7) % 61), 0);
+	lrb_flush(chan, ctx->cpu);
+	/* drain() checks each sub-buffer's count against its records. */
+	drain(test, chan, ctx->cpu, NULL);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 500ULL);
+	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_OVERWRITTEN],
+			500 - st.delivered);
+	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
+}
+
 static void lrb_test_get_put_order(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
@@ -1123,6 +1150,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_discard_full),
 	KUNIT_CASE(lrb_test_overwrite_wrap),
 	KUNIT_CASE(lrb_test_overwrite_held),
+	KUNIT_CASE(lrb_test_counts_mixed),
 	KUNIT_CASE(lrb_test_get_put_order),
 	KUNIT_CASE(lrb_test_incomplete_refused),
 	KUNIT_CASE(lrb_test_corrupt_skipped),
