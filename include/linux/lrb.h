@@ -252,8 +252,8 @@ bool lrb_dump_next(struct lrb_dump *d, struct lrb_record *rec);
  * @src: bytes to copy.
  * @len: how many; @offset + @len may not exceed the reserved length.
  */
-static inline void lrb_write(struct lrb_slot *slot, size_t offset,
-			     const void *src, size_t len)
+static __always_inline void lrb_write(struct lrb_slot *slot, size_t offset,
+				      const void *src, size_t len)
 {
 	memcpy(slot->data + offset, src, len);
 }
@@ -267,10 +267,12 @@ static inline void lrb_write(struct lrb_slot *slot, size_t offset,
  *
  * Return: 0, or the error of lrb_reserve() (the record is counted lost).
  */
-static inline int lrb_write_record(struct lrb_channel *chan, unsigned int id,
-				   const void *src, size_t len)
+static __always_inline int lrb_write_record(struct lrb_channel *chan,
+					    unsigned int id, const void *src,
+					    size_t len)
 {
-	struct lrb_slot slot;
+	/* Filled in by lrb_reserve(): no need for stack auto-init to zero it. */
+	struct lrb_slot slot __uninitialized;
 	int ret;
 
 	ret = lrb_reserve(chan, &slot, id, len);

@@ -81,7 +81,7 @@ lrb_trace_event_##call(void *__data, proto)				\
 {									\
 	struct trace_event_data_offsets_##call __maybe_unused __data_offsets;\
 	struct trace_event_raw_##call *entry;				\
-	struct lrb_slot __slot;						\
+	struct lrb_slot __slot __uninitialized;	/* lrb_reserve() fills it */ \
 	int __data_size;						\
 									\
 	__data_size = trace_event_get_offsets_##call(&__data_offsets, args); \

@@ -4,6 +4,8 @@
  * built on, and the cost per event of LRB against the ftrace ring buffer
  * and against a floor loop, all in the same run, with the same clock.
  * Table 5: the cost of a trace event recorded by LRB's probe or ftrace's.
+ * Table 6: sub-buffer switches by sub-buffer size, the worst single write
+ * and the reader's worst get; table 7: cache-cold writes.
  *
  * Built in; runs at boot with lrb_bench.run=1. Every figure is the
  * min / median / max over lrb_bench.reps repetitions, and every
@@ -723,6 +725,253 @@ static void bench_trace_event(void)
 
 #endif /* CONFIG_LRB_TRACE_EVENTS */
 
+/* ---- 6. sub-buffer switches, by sub-buffer size ---- */
+
+#define SW_SIZES	6	/* 4 KiB to 4 MiB, by factors of 4 */
+#define SW_NSUB		4
+
+/*
+ * Events per repetition of tables 6 and 7 at the default batches (200),
+ * the same for every size so that each size has the same chances of
+ * meeting host noise: a lap and a half of the largest channel of table 6.
+ */
+#define SW_EVENTS	(6UL * (LRB_SUBBUF_SIZE_MAX / 16))
+
+static unsigned long sw_events(void)
+{
+	return max(SW_EVENTS * batches / 200, 1024UL);
+}
+
+/* Picoseconds per event of @n 8-byte records, written back to back. */
+static u64 time_stream(struct lrb_channel *chan, unsigned long n)
+{
+	unsigned long i;
+	u64 t0 = bench_now();
+
+	for (i = 0; i < n; i++)
+		lrb_write_record(chan, 1, payload, 8);
+	return div_u64((bench_now() - t0) * 1000, n);
+}
+
+/*
+ * Single writes are timed with the cycle counter: ktime advances by 256 ns
+ * in UML. On x86 (UML included, which runs natively) that is the TSC, at a
+ * rate calibrated against ktime; elsewhere ktime itself.
+ */
+#ifdef CONFIG_X86_64
+static __always_inline u64 bench_cycles(void)
+{
+	u32 lo, hi;
+
+	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
+	return ((u64)hi << 32) | lo;
+}
+#else
+static __always_inline u64 bench_cycles(void)
+{
+	return ktime_get_ns();
+}
+#endif
+
+static u64 cycles_per_ms;
+
+static void bench_calibrate(void)
+{
+	u64 t0 = bench_now(), c0 = bench_cycles(), t;
+
+	do {
+		t = bench_now() - t0;
+	} while (t < 20 * NSEC_PER_MSEC);
+	cycles_per_ms = max_t(u64, 1, div64_u64((bench_cycles() - c0) *
+						NSEC_PER_MSEC, t));
+}
+
+static u64 cycles_to_ps(u64 c)
+{
+	return div64_u64(c * 1000 * NSEC_PER_MSEC, cycles_per_ms);
+}
+
+struct worst {
+	u64 switch_sum;		/* cycles of the writes that opened a sub-buffer */
+	unsigned long switches;
+	u64 switch_max;
+	u64 other_max;		/* the longest of the other writes */
+};
+
+/*
+ * Time each of @n writes, interrupts off so that an interrupt is not timed
+ * with it. A write whose slot does not follow the previous one opened a
+ * sub-buffer (switching out of the previous one, and here taking one back
+ * from the reader). With @warm, the two packet headers the next switch
+ * writes (the open sub-buffer's and the next one's) are read before each
+ * write, outside the timing: what is left of the switch is its code, not
+ * the cache and TLB misses on headers last touched a lap ago.
+ */
+static void time_each_write(struct lrb_channel *chan, unsigned long n,
+			    bool warm, struct worst *w)
+{
+	const struct lrb_config *cfg = lrb_channel_config(chan);
+	const void *prev = NULL, *cur = NULL, *next = NULL, *lo = NULL;
+	unsigned long i, flags, seen = 0;
+	struct lrb_slot slot;
+	u64 c0, c;
+
+	memset(w, 0, sizeof(*w));
+	local_irq_save(flags);
+	for (i = 0; i < n; i++) {
+		if (warm && next) {
+			READ_ONCE(*(const u8 *)cur);
+			READ_ONCE(*(const u8 *)(cur + 64));
+			READ_ONCE(*(const u8 *)next);
+			READ_ONCE(*(const u8 *)(next + 64));
+		}
+		c0 = bench_cycles();
+		if (!lrb_reserve(chan, &slot, 1, 8)) {
+			lrb_write(&slot, 0, payload, 8);
+			lrb_commit(&slot);
+		}
+		c = bench_cycles() - c0;
+		if (slot.data == prev + 16) {
+			w->other_max = max(w->other_max, c);
+			prev = slot.data;
+			continue;
+		}
+		w->switch_sum += c;
+		w->switches++;
+		w->switch_max = max(w->switch_max, c);
+		prev = slot.data;
+		/* The sub-buffers are contiguous: after a lap, we know them all. */
+		cur = slot.data - sizeof(struct lrb_record_header) -
+		      sizeof(struct lrb_packet_header);
+		if (!lo || cur < lo)
+			lo = cur;
+		if (++seen > cfg->num_subbufs) {
+			next = cur + cfg->subbuf_size;
+			if (next == lo + cfg->subbuf_size * cfg->num_subbufs)
+				next = lo;
+		}
+	}
+	local_irq_restore(flags);
+}
+
+/*
+ * The longest lrb_get_subbuf() + lrb_put_subbuf() draining @cpu, in ps:
+ * the reader's time with interrupts off, at most.
+ */
+static u64 time_worst_get(struct lrb_channel *chan, int cpu)
+{
+	struct lrb_subbuf sb;
+	u64 c0, c, worst = 0;
+	int ret;
+
+	lrb_flush(chan, cpu);
+	do {
+		c0 = bench_cycles();
+		ret = lrb_get_subbuf(chan, cpu, &sb);
+		if (!ret)
+			lrb_put_subbuf(chan, cpu, &sb);
+		c = bench_cycles() - c0;
+		if (!ret)
+			worst = max(worst, c);
+	} while (!ret);
+	return cycles_to_ps(worst);
+}
+
+static void bench_switches(void)
+{
+	static u64 v[MAX_REPS], sm[MAX_REPS], sx[MAX_REPS], ox[MAX_REPS];
+	static u64 wm[MAX_REPS], g[MAX_REPS];
+	unsigned long n = sw_events();
+	struct worst w;
+	int s, r, cpu;
+
+	bench_calibrate();
+	pr_info("table 6: overwrite mode without a reader (each sub-buffer switch takes one back from the reader), %d sub-buffers, 8-byte payload, %lu events per rep; single writes timed by the cycle counter (%llu per ms), interrupts off; min median max over %d reps\n",
+		SW_NSUB, n, cycles_per_ms, reps);
+	for (s = 0; s < SW_SIZES; s++) {
+		struct lrb_config cfg = {
+			.subbuf_size = 4096UL << (2 * s),
+			.num_subbufs = SW_NSUB,
+			.mode = LRB_MODE_OVERWRITE,
+		};
+		struct lrb_channel *chan = lrb_channel_create(&cfg);
+
+		if (IS_ERR(chan)) {
+			pr_err("table 6: setup failed\n");
+			return;
+		}
+		for (r = 0; r < reps; r++) {
+			cpu = get_cpu();
+			v[r] = time_stream(chan, n);
+			time_each_write(chan, n, false, &w);
+			sm[r] = cycles_to_ps(div64_u64(w.switch_sum,
+						       max(w.switches, 1UL)));
+			sx[r] = cycles_to_ps(w.switch_max);
+			ox[r] = cycles_to_ps(w.other_max);
+			time_each_write(chan, n, true, &w);
+			wm[r] = cycles_to_ps(div64_u64(w.switch_sum,
+						       max(w.switches, 1UL)));
+			put_cpu();
+			g[r] = time_worst_get(chan, cpu);
+		}
+		pr_info(" sub-buffers of %lu KiB (%lu records each):\n",
+			cfg.subbuf_size >> 10, cfg.subbuf_size / 16);
+		pr_mmm("ns per event", summarize(v, reps), "ns");
+		pr_mmm("write opening a sub-buffer, mean", summarize(sm, reps), "ns");
+		pr_mmm("write opening a sub-buffer, worst", summarize(sx, reps), "ns");
+		pr_mmm("the same, headers in cache, mean", summarize(wm, reps), "ns");
+		pr_mmm("any other write, worst", summarize(ox, reps), "ns");
+		pr_mmm("get+put, worst (draining)", summarize(g, reps), "ns");
+		lrb_channel_destroy(chan);
+	}
+}
+
+/* ---- 7. cache-cold writes ---- */
+
+static void bench_cold(void)
+{
+	struct lrb_config hot = {
+		.subbuf_size = 4096,
+		.num_subbufs = SW_NSUB,
+		.mode = LRB_MODE_OVERWRITE,
+	};
+	struct lrb_config cold = {
+		.subbuf_size = LRB_SUBBUF_SIZE_MAX,
+		.num_subbufs = LRB_CPU_BUF_SIZE_MAX / LRB_SUBBUF_SIZE_MAX,
+		.mode = LRB_MODE_OVERWRITE,
+	};
+	static u64 vh[MAX_REPS], vc[MAX_REPS], ratio[MAX_REPS];
+	unsigned long n = max(sw_events(), LRB_CPU_BUF_SIZE_MAX / 16 *
+			      batches / 200);
+	struct lrb_channel *ch, *cc;
+	int r;
+
+	ch = lrb_channel_create(&hot);
+	cc = lrb_channel_create(&cold);
+	if (IS_ERR(ch) || IS_ERR(cc)) {
+		pr_err("table 7: setup failed\n");
+		goto out;
+	}
+	pr_info("table 7: cache-cold writes: a %lu MiB buffer, each slot written once per lap, against a %lu KiB one that stays in cache; 8-byte payload, %lu events per rep, ns per event (min median max over %d reps)\n",
+		LRB_CPU_BUF_SIZE_MAX >> 20, (hot.subbuf_size * SW_NSUB) >> 10,
+		n, reps);
+	for (r = 0; r < reps; r++) {
+		get_cpu();
+		vh[r] = time_stream(ch, n);
+		vc[r] = time_stream(cc, n);
+		put_cpu();
+		ratio[r] = div64_u64(1000 * vc[r], max_t(u64, 1, vh[r]));
+	}
+	pr_mmm("hot (16 KiB buffer)", summarize(vh, reps), "ns");
+	pr_mmm("cold (64 MiB buffer)", summarize(vc, reps), "ns");
+	pr_mmm("ratio cold / hot", summarize(ratio, reps), "x");
+out:
+	if (!IS_ERR(ch))
+		lrb_channel_destroy(ch);
+	if (!IS_ERR(cc))
+		lrb_channel_destroy(cc);
+}
+
 static int __init lrb_bench_init(void)
 {
 	if (!run)
@@ -737,6 +986,8 @@ static int __init lrb_bench_init(void)
 	bench_markers();
 	bench_reader();
 	bench_trace_event();
+	bench_switches();
+	bench_cold();
 	pr_info("done\n");
 	return 0;
 }

@@ -884,10 +884,11 @@ static void lrb_field_put(struct lrb_slot *slot, size_t off,
  */
 void __lrb_mark(struct lrb_marker *m, const u64 *vals)
 {
-	size_t lens[LRB_MARK_FIELDS_MAX], len = 0, off;
+	/* Both filled in before use: no need for stack auto-init to zero them. */
+	size_t lens[LRB_MARK_FIELDS_MAX] __uninitialized, len = 0, off;
 	const struct lrb_event *ev = &m->ev;
+	struct lrb_slot slot __uninitialized;
 	struct lrb_event_link *l;
-	struct lrb_slot slot;
 	unsigned int i;
 
 	/*

@@ -478,7 +478,7 @@ static void lrb_sc_enter_write(struct lrb_event_link *l, int nr,
 			       const unsigned long *args, unsigned int nargs)
 {
 	struct syscall_trace_enter *ent;
-	struct lrb_slot slot;
+	struct lrb_slot slot __uninitialized;
 
 	ent = lrb_trace_event_reserve(l, &slot,
 				      struct_size(ent, args, nargs));
@@ -515,7 +515,7 @@ out:
 static void lrb_sc_exit_write(struct lrb_event_link *l, int nr, long ret)
 {
 	struct syscall_trace_exit *ent;
-	struct lrb_slot slot;
+	struct lrb_slot slot __uninitialized;
 
 	ent = lrb_trace_event_reserve(l, &slot, sizeof(*ent));
 	if (!ent)
