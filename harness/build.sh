@@ -25,6 +25,7 @@ esac
 mk=(make -C "$src" O="$out" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc")
 case $arch in
 x86_64) mk+=(ARCH=x86_64); image=arch/x86/boot/bzImage ;;
+i386) mk+=(ARCH=i386); image=arch/x86/boot/bzImage ;;
 um) mk+=(ARCH=um SUBARCH=x86_64); image=linux ;;
 *) echo "build.sh: unknown arch '$arch'" >&2; exit 2 ;;
 esac

@@ -1,7 +1,7 @@
 #!/bin/bash
-# test.sh: apply the series, build and boot {UML, x86_64} x {LRB_SYNC_LOCAL,
-# LRB_SYNC_IRQOFF}, count the KUnit cases of each boot, run the static
-# checks, and end with "N passed, N failed".
+# test.sh: apply the series, build and boot {UML, x86_64, i386} x
+# {LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF}, count the KUnit cases of each boot,
+# run the static checks, and end with "N passed, N failed".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 t_all=$(date +%s)
@@ -9,7 +9,7 @@ t_all=$(date +%s)
 stage deps "$here/deps.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 stage tree "$here/tree.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
-runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff"}
+runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff i386-local i386-irqoff"}
 for run in $runs; do
 	arch=${run%-*} variant=${run##*-}
 	if ! stage "build $run" "$here/build.sh" "$arch" "$variant" >"$logdir/build-$run.log" 2>&1; then
