@@ -1,7 +1,7 @@
 # LRB: entry points.  See README.md.
 #
 #   make demo     build and boot the x86_64 guest with the series, show LRB at work
-#   make test     apply, build and boot {UML, x86_64, i386} x {LRB_SYNC_LOCAL,
+#   make test     apply, build and boot {UML, x86_64, i386, arm64} x {LRB_SYNC_LOCAL,
 #                 LRB_SYNC_IRQOFF}, run the KUnit suite and the static checks,
 #                 end with "N passed, N failed"
 #   make check    the slow review checks: series applies with patch -p1 to a

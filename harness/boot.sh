@@ -48,6 +48,22 @@ i386)
 		-append "console=ttyS0 panic=-1 oops=panic $cmdline" \
 		-nographic -no-reboot </dev/null >"$log" 2>&1
 	;;
+arm64)
+	# KUnit only, as i386, on the virt machine with 4 CPUs.
+	initrd=$top/build/initramfs-arm64.cpio.gz
+	if [ ! -f "$initrd" ]; then
+		d=$(mktemp -d)
+		mkdir -p "$d/dev"
+		aarch64-linux-gnu-gcc -static -nostdlib -O2 -o "$d/init" "$here/guest/init-arm64.c"
+		(cd "$d" && find . | cpio -o -H newc 2>/dev/null | gzip >"$initrd")
+		rm -rf "$d"
+	fi
+	timeout "$timeout" qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg,thread=multi \
+		-smp "${LRB_SMP:-4}" -m 512 \
+		-kernel "$out/arch/arm64/boot/Image" -initrd "$initrd" \
+		-append "console=ttyAMA0 panic=-1 oops=panic $cmdline" \
+		-nographic -no-reboot </dev/null >"$log" 2>&1
+	;;
 um)
 	root=$top/build/umlroot
 	if [ ! -x "$root/init" ]; then

@@ -26,6 +26,8 @@ mk=(make -C "$src" O="$out" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc")
 case $arch in
 x86_64) mk+=(ARCH=x86_64); image=arch/x86/boot/bzImage ;;
 i386) mk+=(ARCH=i386); image=arch/x86/boot/bzImage ;;
+arm64) mk+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC="ccache aarch64-linux-gnu-gcc")
+	image=arch/arm64/boot/Image ;;
 um) mk+=(ARCH=um SUBARCH=x86_64); image=linux ;;
 *) echo "build.sh: unknown arch '$arch'" >&2; exit 2 ;;
 esac

@@ -1,5 +1,5 @@
 #!/bin/bash
-# test.sh: apply the series, build and boot {UML, x86_64, i386} x
+# test.sh: apply the series, build and boot {UML, x86_64, i386, arm64} x
 # {LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF}, count the KUnit cases of each boot,
 # run the static checks, and end with "N passed, N failed".
 set -uo pipefail
@@ -9,7 +9,7 @@ t_all=$(date +%s)
 stage deps "$here/deps.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 stage tree "$here/tree.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
-runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff i386-local i386-irqoff"}
+runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff i386-local i386-irqoff arm64-local arm64-irqoff"}
 for run in $runs; do
 	arch=${run%-*} variant=${run##*-}
 	if ! stage "build $run" "$here/build.sh" "$arch" "$variant" >"$logdir/build-$run.log" 2>&1; then

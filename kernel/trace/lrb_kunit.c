@@ -320,7 +320,8 @@ static void lrb_test_too_big(struct kunit *test)
 	struct lrb_test_ctx *ctx = test->priv;
 	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
 	size_t room = SB_SIZE - PHDR - sizeof(struct lrb_record_header);
-	static u8 payload[SB_SIZE];
+	/* As large as the largest write tried, though none of those is made. */
+	static u8 payload[4096];
 	struct lrb_stats st;
 	struct lrb_slot slot;
 
