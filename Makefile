@@ -6,7 +6,8 @@
 #                 end with "N passed, N failed"
 #   make check    the slow review checks: series applies with patch -p1 to a
 #                 pristine tree, every patch builds in three configs,
-#                 checkpatch, sparse, W=1, kernel-doc, overlay == series
+#                 checkpatch, sparse, W=1, kernel-doc, overlay == series,
+#                 the whole series for i386 and arm64 in both variants
 #   make torture  DURATION=600: lrb_torture on x86_64 with 4 CPUs, both sync
 #                 variants and both modes
 #   make torture-debug  DURATION=...: the same on a lockdep+KASAN+UBSAN kernel

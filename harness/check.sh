@@ -58,6 +58,20 @@ for p in $(series_patches); do
 	done
 	check "W=1 and sparse after $p" lint_new
 done
+# The whole series on the other architectures the series claims: i386
+# (32-bit local_t, record counts beside the commit counts) and arm64
+# (LL/SC or LSE local atomics), both sync variants.
+build_arch() {
+	local a=$1 v=$2 log
+	log=$logdir/check-build-$a-$v.log
+	LRB_OUT=$cout "$here/build.sh" "$a" "$v" >"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
+	! grep -E '(lrb[a-z_]*\.[ch]).*(warning|error)' "$log"
+}
+for a in i386 arm64; do
+	for v in local irqoff; do
+		check "build $a ($v), the whole series" build_arch "$a" "$v"
+	done
+done
 LRB_TREE=$overlay_tree static_checks
 check "coccicheck MODE=report on the new files (every script)" "$here/cocci.sh" report
 # make htmldocs for Documentation/trace, if Sphinx is installed: no warning
