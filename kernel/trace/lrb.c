@@ -170,11 +170,14 @@ static __always_inline unsigned long lrb_cc_records(unsigned long from,
  * @last_ts_high: timestamp bits above 32 of a recent record (compact
  *	headers are used while they do not change).
  * @nesting: writers open on the owning CPU.
- * @lost: records lost, by &enum lrb_lost_cause.
+ * @lost: records lost, by &enum lrb_lost_cause; 64-bit on every
+ *	architecture, so no count wraps.
  * @replaced: records of the sub-buffer generations that later ones
  *	replaced; with those of the current generations (struct lrb_cc),
  *	the records committed so far.
- * @discarded_closed: events_discarded of a recently closed packet.
+ * @discarded_closed: events_discarded of a recently closed packet. On
+ *	32-bit a reader may see it torn, which at worst writes one empty
+ *	packet that reports no new loss.
  * @opened: overwrite mode: start of the newest sub-buffer a writer opened
  *	or is about to open; written by the owning CPU only.
  * @consumed: free-running reader position (a sub-buffer start).
@@ -196,7 +199,7 @@ struct lrb_cpu_buf {
 	local_t offset ____cacheline_aligned;
 	unsigned long last_ts_high;
 	int nesting;
-	local_t lost[LRB_LOST_NR];
+	local64_t lost[LRB_LOST_NR];
 	local64_t replaced;
 	u64 discarded_closed;
 	local_t opened;
@@ -391,7 +394,7 @@ static bool lrb_records_ok(size_t content, unsigned long records)
 
 static void lrb_lost(struct lrb_cpu_buf *buf, enum lrb_lost_cause cause)
 {
-	local_inc(&buf->lost[cause]);
+	local64_inc(&buf->lost[cause]);
 }
 
 static u64 lrb_lost_discarded(struct lrb_cpu_buf *buf)
@@ -401,7 +404,7 @@ static u64 lrb_lost_discarded(struct lrb_cpu_buf *buf)
 
 	for (i = 0; i < LRB_LOST_NR; i++)
 		if (i != LRB_LOST_OVERWRITTEN)
-			sum += local_read(&buf->lost[i]);
+			sum += local64_read(&buf->lost[i]);
 	return sum;
 }
 
@@ -555,7 +558,7 @@ static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed,
 				consumed + buf->chan->config.subbuf_size) !=
 	    consumed)
 		return false;
-	local_add(records, &buf->lost[LRB_LOST_OVERWRITTEN]);
+	local64_add(records, &buf->lost[LRB_LOST_OVERWRITTEN]);
 	return true;
 }
 
@@ -958,6 +961,12 @@ static void lrb_switch_local(struct lrb_cpu_buf *buf)
 	struct lrb_slot slot;
 	u64 ts, discarded;
 
+	/*
+	 * Another CPU's local atomics may be used from here only while that
+	 * CPU is dead and stays so: callers hold the CPU hotplug lock.
+	 */
+	if (buf->cpu != raw_smp_processor_id())
+		lockdep_assert_cpus_held();
 	lrb_writer_enter(&slot);
 	for (;;) {
 		old = local_read(&buf->offset);
@@ -1612,7 +1621,7 @@ void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats)
 		return;
 	stats->written = lrb_committed(buf);
 	for (i = 0; i < LRB_LOST_NR; i++) {
-		stats->lost[i] = local_read(&buf->lost[i]);
+		stats->lost[i] = local64_read(&buf->lost[i]);
 		/* Overwritten records were committed: counted once. */
 		if (i != LRB_LOST_OVERWRITTEN)
 			stats->written += stats->lost[i];
