@@ -11,6 +11,19 @@ out=${LRB_OUT:-$top/build/out}/$arch-$variant
 timeout=${LRB_BOOT_TIMEOUT:-600}
 cmdline=${LRB_CMDLINE:-}
 
+# tiny_initrd FILE CC [FLAGS...]: unless FILE exists, an initramfs whose
+# /init is guest/init-kunit.c built by CC without libc.
+tiny_initrd() {
+	local f=$1 d
+	shift
+	[ -f "$f" ] && return 0
+	d=$(mktemp -d)
+	mkdir -p "$d/dev"
+	"$@" -static -nostdlib -O2 -o "$d/init" "$here/guest/init-kunit.c"
+	(cd "$d" && find . | cpio -o -H newc 2>/dev/null | gzip >"$f")
+	rm -rf "$d"
+}
+
 case $arch in
 x86_64)
 	# LRB_INITRD: another initramfs; LRB_SHARE: a host directory the
@@ -36,13 +49,7 @@ i386)
 	# KUnit only: a 32-bit /init without libc reports that the boot got
 	# past the tests and reboots, which ends QEMU (-no-reboot).
 	initrd=$top/build/initramfs-i386.cpio.gz
-	if [ ! -f "$initrd" ]; then
-		d=$(mktemp -d)
-		mkdir -p "$d/dev"
-		gcc -m32 -static -nostdlib -fno-pie -no-pie -O2 -o "$d/init" "$here/guest/init32.c"
-		(cd "$d" && find . | cpio -o -H newc 2>/dev/null | gzip >"$initrd")
-		rm -rf "$d"
-	fi
+	tiny_initrd "$initrd" gcc -m32 -fno-pie -no-pie
 	timeout "$timeout" qemu-system-i386 -accel tcg,thread=multi -smp "${LRB_SMP:-2}" -m 512 \
 		-kernel "$out/arch/x86/boot/bzImage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic $cmdline" \
@@ -51,13 +58,7 @@ i386)
 arm64)
 	# KUnit only, as i386, on the virt machine with 4 CPUs.
 	initrd=$top/build/initramfs-arm64.cpio.gz
-	if [ ! -f "$initrd" ]; then
-		d=$(mktemp -d)
-		mkdir -p "$d/dev"
-		aarch64-linux-gnu-gcc -static -nostdlib -O2 -o "$d/init" "$here/guest/init-arm64.c"
-		(cd "$d" && find . | cpio -o -H newc 2>/dev/null | gzip >"$initrd")
-		rm -rf "$d"
-	fi
+	tiny_initrd "$initrd" aarch64-linux-gnu-gcc
 	timeout "$timeout" qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg,thread=multi \
 		-smp "${LRB_SMP:-4}" -m 512 \
 		-kernel "$out/arch/arm64/boot/Image" -initrd "$initrd" \
