@@ -433,17 +433,29 @@ static ssize_t lrb_fs_bool_read(char __user *ubuf, size_t count, loff_t *ppos,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
 }
 
-/* A boolean setting written by the user: "0" or "1", nothing else. */
-static int lrb_fs_get_bool(const char __user *ubuf, size_t count, bool *on)
+/* A decimal setting written by the user, as an unsigned int. */
+static int lrb_fs_get_uint(const char __user *ubuf, size_t count,
+			   unsigned int *v)
 {
 	char text[LRB_FS_SETTING_MAX];
-	unsigned int v;
 	int ret;
 
 	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
 	if (ret)
 		return ret;
-	if (kstrtouint(text, 10, &v) || v > 1)
+	return kstrtouint(text, 10, v) ? -EINVAL : 0;
+}
+
+/* A boolean setting written by the user: "0" or "1", nothing else. */
+static int lrb_fs_get_bool(const char __user *ubuf, size_t count, bool *on)
+{
+	unsigned int v;
+	int ret;
+
+	ret = lrb_fs_get_uint(ubuf, count, &v);
+	if (ret)
+		return ret;
+	if (v > 1)
 		return -EINVAL;
 	*on = v;
 	return 0;
@@ -499,15 +511,13 @@ static ssize_t lrb_fs_switch_timer_write(struct file *file,
 					 size_t count, loff_t *ppos)
 {
 	struct lrb_fs_chan *fc = file->private_data;
-	char text[LRB_FS_SETTING_MAX];
 	unsigned int us;
 	int ret;
 
-	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	ret = lrb_fs_get_uint(ubuf, count, &us);
 	if (ret)
 		return ret;
-	if (kstrtouint(text, 10, &us) ||
-	    (us && (us < LRB_SWITCH_TIMER_MIN_US || us > LRB_SWITCH_TIMER_MAX_US)))
+	if (us && (us < LRB_SWITCH_TIMER_MIN_US || us > LRB_SWITCH_TIMER_MAX_US))
 		return -EINVAL;
 	mutex_lock(&lrb_fs_mutex);
 	if (fc->enabled)
