@@ -20,8 +20,8 @@ stage "build x86_64 LRB_SYNC_LOCAL" "$here/build.sh" x86_64 local >"$logdir/buil
 echo "building lrb-record (tools/tracing/lrb) against the series' uapi headers"
 build_tool() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 headers &&
-	gcc -static -O2 -Wall -isystem "$out/usr/include" -o "$work/bin/lrb-record" \
-		"$tree/tools/tracing/lrb/lrb-record.c" "$tree/tools/tracing/lrb/report.c"
+	make -s -C "$tree/tools/tracing/lrb" OUTPUT="$work/bin/" LDFLAGS=-static \
+		KHDR_INCLUDES="-isystem $out/usr/include"
 }
 stage "build lrb-record" build_tool >"$logdir/demo-tool.log" 2>&1 || { cat "$logdir/demo-tool.log"; exit 1; }
 "$here/mkinitramfs.sh" "$work/initramfs.cpio.gz" "$here/guest/demo-init.sh" \
@@ -56,7 +56,8 @@ echo "== per-CPU and per-event summary (lrb-record report)"
 "$work/bin/lrb-record" report "$trace"
 echo
 echo "== lost events"
-cat "$trace/.lrb-stats" | grep -E '^(written|delivered|lost_)'
+# The total block of the kernel's stats file, which lrb-record saved.
+sed -n '/^cpu: total$/,/^$/p' "$trace/.lrb-stats" | grep -E '^(written|delivered|lost_)'
 if [ -s "$work/babeltrace2.err" ]; then
 	echo "babeltrace2 says:"
 	head -n 5 "$work/babeltrace2.err"
@@ -64,7 +65,7 @@ else
 	echo "babeltrace2 reported no discarded events and no warning"
 fi
 echo
-echo "babeltrace2 printed $(wc -l <"$work/trace.txt") events; the kernel delivered $(awk '$1 == "delivered" { print $2 }' "$trace/.lrb-stats")."
+echo "babeltrace2 printed $(wc -l <"$work/trace.txt") events; the kernel delivered $(sed -n '/^cpu: total$/,/^$/s/^delivered: //p' "$trace/.lrb-stats")."
 echo "The trace directory (CTF 1.8; open it in Trace Compass: File > Open Trace, pick metadata):"
 echo "    $trace"
 echo "Full listing: $work/trace.txt"

@@ -12,6 +12,8 @@ bb=$(command -v busybox)
 file "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+# mktemp makes it 0700: the guest's / would shut out every user but root.
+chmod 755 "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,host}
 cp "$bb" "$root/bin/busybox"
 for t in $("$bb" --list); do

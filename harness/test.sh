@@ -9,6 +9,23 @@ t_all=$(date +%s)
 stage deps "$here/deps.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 stage tree "$here/tree.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
+# tally NAME LOG SCRIPT ARGS...: run a script that prints ok:/FAIL:/skip:
+# lines and "N passed, N failed, N skipped" last; add its counts.
+tally() {
+	local name=$1 log=$2 out p f s
+	shift 2
+	out=$("$@" 2>&1)
+	echo "$out" >"$logdir/$log"
+	grep -E '^(ok|FAIL|skip):|^    ' <<<"$out"
+	read -r p f s < <(tail -n 1 <<<"$out" |
+		sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
+	[[ ${f:-} =~ ^[0-9]+$ ]] || { p=0 f=1 s=0; echo "FAIL: $name: no result"; tail -n 20 <<<"$out"; }
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+
+# lrb-record's command line, on the host: no kernel needed.
+stage "lrb-record command line (host)" tally "lrb-record (host)" tooltest.log "$here/tooltest.sh"
+
 runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff i386-local i386-irqoff arm64-local arm64-irqoff"}
 for run in $runs; do
 	arch=${run%-*} variant=${run##*-}
@@ -48,18 +65,17 @@ case " $runs " in *" x86_64-local "*) stage torture torture_checks ;; esac
 
 # User space in the x86_64 guest: selftests, lrb-record, babeltrace2.
 user_checks() {
-	local v out p f s
+	local v
 	for v in local irqoff; do
-		out=$("$here/usertest.sh" "$v" 2>&1)
-		echo "$out" >"$logdir/usertest-$v.log"
-		grep -E '^(ok|FAIL|skip):|^    trace ' <<<"$out"
-		read -r p f s < <(tail -n 1 <<<"$out" |
-			sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
-		[[ ${f:-} =~ ^[0-9]+$ ]] || { p=0 f=1 s=0; echo "FAIL: user space $v: no result"; tail -n 20 <<<"$out"; }
-		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		tally "user space $v" "usertest-$v.log" "$here/usertest.sh" "$v"
 	done
 }
 case " $runs " in *" x86_64-local "*) stage "user space (x86_64 guest)" user_checks ;; esac
+
+# Two guests side by side: their traces merged on one timeline.
+case " $runs " in *" x86_64-local "*)
+	stage "two machines (x86_64 guests)" tally "two machines" multitest.log "$here/multitest.sh" ;;
+esac
 
 # Marker sites as compiled: disabled is a NOP, CONFIG_LRB_MARKERS=n is nothing.
 marker_code_checks() {

@@ -21,9 +21,10 @@ expect() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 # The sanitized uapi headers of the series, as user space sees them.
 out=$top/build/out/x86_64-$variant
 hdr=(-isystem "$out/usr/include")
+# lrb-record through its own Makefile, so that the Makefile is tested too.
 if ! make -s -C "$tree" O="$out" ARCH=x86_64 headers >"$work/headers.log" 2>&1 ||
-   ! gcc -static -O2 -Wall -Werror "${hdr[@]}" -o "$work/bin/lrb-record" \
-	"$tree/tools/tracing/lrb/lrb-record.c" "$tree/tools/tracing/lrb/report.c" ||
+   ! make -s -C "$tree/tools/tracing/lrb" OUTPUT="$work/bin/" LDFLAGS=-static \
+	CFLAGS="-O2 -Werror" KHDR_INCLUDES="${hdr[*]}" >"$work/tool.log" 2>&1 ||
    ! gcc -static -O2 -Wall -Werror "${hdr[@]}" -o "$work/bin/lrb_test" \
 	"$tree/tools/testing/selftests/lrb/lrb_test.c"; then
 	fail "build lrb-record and selftests"
@@ -56,8 +57,8 @@ expect "lrb-record fails on a bad output dir" "grep -q 'LRB-USER: bad dir exit 1
 expect "lrb-record fails without tracefs, says why" \
 	"grep -q 'LRB-USER: no tracefs exit 1' '$log.txt' && grep -q 'tracefs is not mounted' '$log.txt'"
 
-# stat NAME FILE: a counter lrb-record saved from the kernel's stats file.
-stat() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+# stat NAME FILE: a counter of the total block of a saved stats file.
+stat() { awk -v k="$1:" '$0 == "cpu: total" { t = 1 } t && $1 == k { print $2 }' "$2"; }
 
 expect "lrb-record -e with an unknown event fails, says why" \
 	"grep -q 'LRB-USER: bad event exit 1' '$log.txt' && grep -q 'no such event' '$log.txt'"
@@ -87,6 +88,14 @@ for t in workload losses probes; do
 		"[ '$events' = '$delivered' ] && [ '$delivered' -gt 0 ]"
 	expect "trace $t: babeltrace2 discarded = kernel lost ($lost)" "[ '$notices' = '$lost' ]"
 done
+# The clock: a UUID per boot, the same in every trace of the boot, and
+# absolute (its offset makes it real time), so traces of several machines
+# merge without --clock-force-correlate (tested with two guests by
+# harness/multitest.sh).
+uuid() { sed -n 's/^\tuuid = "\([0-9a-f-]\{36\}\)";$/\1/p' "$1/metadata"; }
+u1=$(uuid "$share/trace-workload") u2=$(uuid "$share/trace-probes")
+expect "CTF clock: a UUID per boot ($u1), the same in two traces, declared absolute" \
+	"[ -n '$u1' ] && [ '$u1' = '$u2' ] && grep -q '^	absolute = true;' '$share/trace-workload/metadata'"
 # Trace event and marker fields as babeltrace2 decodes them.
 p=$work/probes.out
 has() { grep -E " $1: " "$p" | grep -E "$2" >/dev/null; }
@@ -175,8 +184,8 @@ read -r t0 t1 size < <(lat 0)
 expect "switch timer off: the record waits for the flush (file empty after 0.5 s, there at the end)" \
 	"[ -n '$t0' ] && [ '${size:-1}' -eq 0 ] && [ -s '$share/timer/t0/stream_1' ] &&
 	 babeltrace2 '$share/timer/t0' 2>/dev/null | grep -q lone"
-expect "lrb-record -T out of range fails, says why" \
-	"grep -q 'LRB-USER: timer bad exit 1' '$log.txt' && grep -q 'switch-timer 50: microseconds' '$log.txt'"
+expect "lrb-record --switch-timer out of range is bad usage (2), says why" \
+	"grep -q 'LRB-USER: timer bad exit 2' '$log.txt' && grep -q 'switch-timer 50: microseconds' '$log.txt'"
 
 # Dump on oops: what the console shows after the panic.
 d=$work/oops.txt
@@ -192,6 +201,61 @@ expect "dump on oops: records of both CPUs, in time order" \
 	"grep -q '\] cpu0 ' '$d' && grep -q '\] cpu1 ' '$d' && [ -s '$d.times' ] && sort -c -n '$d.times'"
 expect "dump on oops: trace event fields decoded (sched_switch name=value)" \
 	"grep -qE 'cpu[0-9] sched:sched_switch: pid=[0-9]+ prev_comm=\"[^\"]*\" prev_pid=[0-9]+ prev_prio=[0-9]+ prev_state=[0-9]+ next_comm=\"[^\"]*\" next_pid=[0-9]+ next_prio=[0-9]+' '$d'"
+
+# lrb-record as a trace-cmd or perf user runs it (harness/guest/user-init.sh).
+g() { grep -q "LRB-USER: $1" "$log.txt"; }
+t=$share/tool
+expect "lrb-record without --event: sched and irq recorded, and a notice says so" \
+	"g 'default events exit 0' && grep -q 'no --event given: recording -e sched -e irq' '$t/default.err' &&
+	 clean_trace '$t/default' default && grep -q ' sched:sched_switch: ' '$work/bt-default.out' &&
+	 grep -q ' irq:' '$work/bt-default.out'"
+expect "lrb-record passes the command's exit status through (3; 128 + 9; 0 after --duration)" \
+	"g 'command exit 3 gives 3' && g 'command killed by 9 gives 137' && g 'duration stop gives 0'"
+expect "the command inherits no stream or trace file of lrb-record" \
+	"g 'command fds exit 0' && grep -q ' 1 -> ' '$t/fds.txt' && ! grep -qE 'streams/cpu|stream_[0-9]|lrb/' '$t/fds.txt'"
+expect "lrb-record refuses a non-empty --output (1, says why), takes it with --force" \
+	"g 'existing dir gives 1' && grep -q 'exists and is not empty: pick another --output, or add --force' '$t/exists.err' &&
+	 g 'existing dir with --force gives 0'"
+expect "kill -9 of a recording: its channel listed as orphaned, removed by lrb-record reset" \
+	"g 'orphan 1 listed 1' && g 'list shows the orphan' && g 'reset exit 0 orphan listed 0' &&
+	 grep -q 'removed channel lrb-record-' '$t/reset.err'"
+expect "kill -9 of a recording: the next recording removes its channel and says so" \
+	"g 'record after a kill exit 0 orphan listed 0' && g 'record said it removed the orphan'"
+expect "a named channel left by a kill: refused (1) with a hint, free after lrb-record reset NAME" \
+	"g 'named channel left by a kill gives 1' && grep -q 'lrb-record reset NAME removes it' '$t/named.err' &&
+	 g 'reset named exit 0' && g 'named channel after reset gives 0' && g 'reset of no channel exit 1' &&
+	 grep -q 'no_such_channel: no such channel' '$t/reset-bad.err'"
+missing=$(grep -vxFf <(sed -n 's/^    \([^ ]*:[^ ]*\)$/\1/p' "$t/events.txt") "$share/all/available_events" | wc -l)
+expect "lrb-record list events: every event of ftrace's available_events, by system ($missing missing)" \
+	"g 'list events exit 0' && [ -s '$share/all/available_events' ] && [ $missing -eq 0 ] &&
+	 grep -q '^  sched:$' '$t/events.txt'"
+n=$(babeltrace2 "$t/cat" 2>/dev/null | grep -c 'text = \"cat [0-9]* [0-9]*\"')
+expect "cat of a stream with 1 MiB packets: whole packets in pieces, babeltrace2 reads all 100 annotations ($n)" \
+	"g 'cat cpu0 exit 0 bytes [1-9]' && g 'cat cpu1 exit 0 bytes' && clean_trace '$t/cat' cat &&
+	 [ \$(( \$(wc -c <'$t/cat/stream_0') % 1048576 )) -eq 0 ] && [ '$n' -eq 100 ]"
+
+# report against babeltrace2: the same count of every event, the same first
+# and last event; view prints what babeltrace2 prints.
+d=$share/trace-probes
+"$work/bin/lrb-record" report "$d" >"$work/report.out" 2>&1
+rc=$?
+awk '{ print $4 }' "$work/probes.out" | sed 's/:$//' | sort | uniq -c | awk '{ print $2, $1 }' >"$work/bt-counts"
+awk '/^event +count/ { t = 1; next } t && NF == 3 { print $1, $2 } t && NF == 0 { t = 0 }' "$work/report.out" |
+	sort >"$work/report-counts"
+expect "lrb-record report: the count of every event equals babeltrace2's ($(wc -l <"$work/bt-counts") event types)" \
+	"[ $rc -eq 0 ] && [ -s '$work/bt-counts' ] && diff '$work/bt-counts' '$work/report-counts' >/dev/null"
+# (By time: events of the same nanosecond may come in another order.)
+babeltrace2 --clock-cycles "$d" 2>/dev/null | sed -n 's/^\[0*\([0-9]*\)\].*/\1/p' >"$work/cycles"
+ns() { awk '{ printf "%d.%09d\n", $1 / 1000000000, $1 % 1000000000 }'; }
+first=$(head -n 1 "$work/cycles" | ns) last=$(tail -n 1 "$work/cycles" | ns)
+expect "lrb-record report: first ($first s) and last ($last s) events at babeltrace2's times, and the kernel's counters" \
+	"grep -q '^first event $first cpu' '$work/report.out' && grep -q '^last event  $last cpu' '$work/report.out' &&
+	 grep -q '^kernel: written ' '$work/report.out'"
+"$work/bin/lrb-record" view "$d" >"$work/view.out" 2>/dev/null
+expect "lrb-record view prints what babeltrace2 prints" "cmp -s '$work/view.out' '$work/probes.out'"
+PATH=/nonexistent "$work/bin/lrb-record" view "$d" >/dev/null 2>"$work/view.err"
+expect "lrb-record view without babeltrace2: exit 1, says how to get it" \
+	"[ $? -eq 1 ] && grep -q 'babeltrace2 is not installed' '$work/view.err'"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -21,13 +21,13 @@ wait
 W
 chmod +x /tmp/workload.sh
 echo "LRB-USER: record workload"
-lrb-record -q -o /tmp/trace-workload -c workload -- /tmp/workload.sh workload
+lrb-record -q -o /tmp/trace-workload -B workload -- /tmp/workload.sh workload
 echo "LRB-USER: record workload exit $?"
 
 # The recorder stopped while a burst overflows its 4 x 4 KiB buffers:
 # losses, which the trace must report.
 echo "LRB-USER: record losses"
-lrb-record -q -o /tmp/trace-losses -c losses -s 4096 -n 4 -- sh -c '
+lrb-record -q -o /tmp/trace-losses -B losses -e none --subbuf-size 4096 --num-subbufs 4 -- sh -c '
 	kill -STOP $PPID
 	i=0
 	while [ $i -lt 2000 ]; do
@@ -41,7 +41,7 @@ echo "LRB-USER: record losses exit $?"
 # with markers and a trace event loaded and unloaded while tracing.
 if [ -f /lib/lrb_sample.ko ]; then
 	echo "LRB-USER: record probes"
-	lrb-record -q -o /tmp/trace-probes -c probes -s 65536 -n 8 \
+	lrb-record -q -o /tmp/trace-probes -B probes --subbuf-size 64k --num-subbufs 8 \
 		-e sched -e irq:irq_handler_entry -e 'irq:softirq_*' -e raw_syscalls \
 		-e 'lrb_sample*' -- sh -c '
 		insmod /lib/lrb_sample.ko burst=20
@@ -50,7 +50,7 @@ if [ -f /lib/lrb_sample.ko ]; then
 		sleep 0.1
 		rmmod lrb_sample'
 	echo "LRB-USER: record probes exit $?"
-	lrb-record -q -o /tmp/t -c bad -e no_such_event -- true
+	lrb-record -q -o /tmp/t -B bad -e no_such_event -- true
 	echo "LRB-USER: bad event exit $?"
 fi
 
@@ -79,7 +79,7 @@ rm -f /tmp/oracle-file
 W
 chmod +x /tmp/oracle-workload.sh
 echo "LRB-USER: record oracle"
-lrb-record -q -o /tmp/trace-oracle -c oracle -s 1048576 -n 16 \
+lrb-record -q -o /tmp/trace-oracle -B oracle --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e signal -e syscalls -e raw_syscalls \
 	-- /tmp/oracle-workload.sh
 echo "LRB-USER: record oracle exit $?"
@@ -101,7 +101,7 @@ echo "LRB-USER: oracle dumped"
 # Coverage: every event at once.
 echo "LRB-USER: record all"
 mkdir -p /tmp/all
-lrb-record -q -o /tmp/all/lrb -c all -s 1048576 -n 8 -e all -- sh -c '
+lrb-record -q -o /tmp/all/lrb -B all -b 8M -e all -- sh -c '
 	ls -l / > /dev/null; echo x | cat > /dev/null; sleep 0.05'
 echo "LRB-USER: record all exit $?"
 cp $T/available_events /tmp/all/
@@ -110,7 +110,7 @@ cp $T/available_events /tmp/all/
 # every CPU, ten snapshots taken while they write, one more at the end.
 echo "LRB-USER: flight"
 mkdir -p /tmp/flight
-lrb-record -q -F -c flight -s 4096 -n 8 -e irq -e timer -e sched \
+lrb-record -q --flight-recorder -B flight --subbuf-size 4k --num-subbufs 8 -e irq -e timer -e sched \
 	-o /tmp/flight/final -- sh -c '
 	for cpu in $(seq 0 $(($(nproc) - 1))); do
 		taskset -c $cpu sh -c "i=0; while [ ! -e /tmp/flight/stop ]; do echo \"fr $cpu \$i\" > /sys/kernel/tracing/lrb/flight/annotate; i=\$((i + 1)); done" &
@@ -118,17 +118,17 @@ lrb-record -q -F -c flight -s 4096 -n 8 -e irq -e timer -e sched \
 	n=0
 	while [ $n -lt 10 ]; do
 		sleep 0.1
-		lrb-record snapshot -c flight -o /tmp/flight/snap$n || break
+		lrb-record snapshot -q -B flight -o /tmp/flight/snap$n || break
 		n=$((n + 1))
 	done
 	touch /tmp/flight/stop
 	wait
 	echo "LRB-USER: flight snapshots $n"'
 echo "LRB-USER: flight exit $?"
-lrb-record snapshot -c flight -o /tmp/flight/gone
+lrb-record snapshot -B flight -o /tmp/flight/gone
 echo "LRB-USER: snapshot of no channel exit $?"
 echo "create disc" > /sys/kernel/tracing/lrb/control
-lrb-record snapshot -c disc -o /tmp/flight/discard
+lrb-record snapshot -B disc -o /tmp/flight/discard
 echo "LRB-USER: snapshot of a discard channel exit $?"
 echo "remove disc" > /sys/kernel/tracing/lrb/control
 
@@ -137,7 +137,7 @@ echo "remove disc" > /sys/kernel/tracing/lrb/control
 echo "LRB-USER: timer"
 mkdir -p /tmp/timer
 for t in 100000 0; do
-	lrb-record -q -T $t -o /tmp/timer/t$t -c timer -- sh -c "
+	lrb-record -q -e none --switch-timer $t -o /tmp/timer/t$t -B timer -- sh -c "
 		sleep 0.3
 		t0=\$(cut -d' ' -f1 /proc/uptime)
 		taskset -c 1 sh -c 'echo lone > /sys/kernel/tracing/lrb/timer/annotate'
@@ -150,22 +150,100 @@ for t in 100000 0; do
 		echo \"LRB-USER: timer $t latency \$t0 \$t1 size \$(wc -c < /tmp/timer/t$t/stream_1)\""
 	echo "LRB-USER: timer $t exit $?"
 done
-lrb-record -q -T 50 -o /tmp/timer/bad -c timer -- true
+lrb-record -q --switch-timer 50 -o /tmp/timer/bad -B timer -- true
 echo "LRB-USER: timer bad exit $?"
 
 echo "LRB-USER: report"
 lrb-record report /tmp/trace-workload
 echo "LRB-USER: report exit $?"
 
+# What a trace-cmd or perf user tries first.
+L=/sys/kernel/tracing/lrb
+mkdir -p /tmp/tool
+# No --event: the default set, and a notice that says so.
+lrb-record -o /tmp/tool/default -- sh -c 'ls -l / > /dev/null; sleep 0.2' 2> /tmp/tool/default.err
+echo "LRB-USER: default events exit $?"
+# The command's exit status passes through; a stop by --duration is 0.
+lrb-record -q -e none -o /tmp/tool/exit3 -- sh -c 'exit 3'
+echo "LRB-USER: command exit 3 gives $?"
+lrb-record -q -e none -o /tmp/tool/killed9 -- sh -c 'kill -9 $$'
+echo "LRB-USER: command killed by 9 gives $?"
+lrb-record -q -e none -o /tmp/tool/duration --duration 0.3 -- sleep 5
+echo "LRB-USER: duration stop gives $?"
+# COMMAND inherits no file of the recorder.
+lrb-record -q -e none -o /tmp/tool/fds -- sh -c 'ls -l /proc/$$/fd/' > /tmp/tool/fds.txt
+echo "LRB-USER: command fds exit $?"
+# An existing directory is not reused without --force.
+lrb-record -q -e none -o /tmp/tool/exit3 -- true 2> /tmp/tool/exists.err
+echo "LRB-USER: existing dir gives $?"
+lrb-record -q -e none --force -o /tmp/tool/exit3 -- true
+echo "LRB-USER: existing dir with --force gives $?"
+# kill -9 of a recording leaves its channel; reset and the next recording
+# remove it.
+orphan() {
+	lrb-record -q -e none -o /tmp/tool/orphan$1 $2 -- sleep 30 &
+	op=$!
+	i=0
+	while ! grep -q "^${3:-lrb-record-$op}\$" $L/control && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -9 $op
+	wait $op 2>/dev/null
+}
+orphan 1
+echo "LRB-USER: orphan 1 listed $(grep -c "^lrb-record-$op\$" $L/control)"
+lrb-record list channels > /tmp/tool/channels.txt
+grep -q "lrb-record-$op:.*orphaned" /tmp/tool/channels.txt && echo "LRB-USER: list shows the orphan"
+lrb-record reset 2> /tmp/tool/reset.err
+echo "LRB-USER: reset exit $? orphan listed $(grep -c "^lrb-record-$op\$" $L/control)"
+orphan 2
+lrb-record -e none -o /tmp/tool/after -- true 2> /tmp/tool/after.err
+echo "LRB-USER: record after a kill exit $? orphan listed $(grep -c "^lrb-record-$op\$" $L/control)"
+grep -q "removed channel lrb-record-$op, left by a recording that was killed" /tmp/tool/after.err &&
+	echo "LRB-USER: record said it removed the orphan"
+orphan 3 "-B named" named
+lrb-record -q -e none -B named -o /tmp/tool/named -- true 2> /tmp/tool/named.err
+echo "LRB-USER: named channel left by a kill gives $?"
+lrb-record reset named 2> /dev/null
+echo "LRB-USER: reset named exit $?"
+lrb-record -q -e none -B named -o /tmp/tool/named -- true
+echo "LRB-USER: named channel after reset gives $?"
+lrb-record reset no_such_channel 2> /tmp/tool/reset-bad.err
+echo "LRB-USER: reset of no channel exit $?"
+lrb-record list events > /tmp/tool/events.txt
+echo "LRB-USER: list events exit $?"
+# Stream files read with any buffer: cat takes packets in pieces.
+echo "create catter" > $L/control
+echo 1048576 > $L/catter/subbuf_size
+echo 4 > $L/catter/num_subbufs
+echo 1 > $L/catter/enable
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	i=0
+	while [ $i -lt 50 ]; do
+		taskset -c $cpu sh -c "echo cat $cpu $i > $L/catter/annotate"
+		i=$((i + 1))
+	done
+done
+echo 0 > $L/catter/enable
+mkdir -p /tmp/tool/cat
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	cat $L/catter/streams/cpu$cpu > /tmp/tool/cat/stream_$cpu
+	echo "LRB-USER: cat cpu$cpu exit $? bytes $(wc -c < /tmp/tool/cat/stream_$cpu)"
+done
+cp $L/catter/metadata /tmp/tool/cat/
+echo "remove catter" > $L/control
+
 echo "LRB-USER: errors"
-lrb-record -q -o /proc/no-such-dir -c err -- true
+lrb-record -q -o /proc/no-such-dir -B err -- true
 echo "LRB-USER: bad dir exit $?"
 umount /sys/kernel/tracing
-lrb-record -q -o /tmp/t -c err -- true
+lrb-record -q -o /tmp/t2 -B err -- true
 echo "LRB-USER: no tracefs exit $?"
+mount -t tracefs nodev /sys/kernel/tracing
 
 cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-probes /tmp/oracle /tmp/all \
-	/tmp/snaps /tmp/flight /tmp/timer /host/ 2>/dev/null && echo "LRB-USER: copied"
+	/tmp/snaps /tmp/flight /tmp/timer /tmp/tool /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"
 
@@ -184,7 +262,9 @@ if [ -w /proc/sysrq-trigger ] && echo "create oops" > /sys/kernel/tracing/lrb/co
 		taskset -c $((i % $(nproc))) sh -c "echo oops $i > $C/annotate"
 		i=$((i + 1))
 	done
-	echo "LRB-USER: oops"
+	# Through the kernel's log: a line still in the serial port's
+	# buffer when the panic stops the machine would be lost.
+	echo "LRB-USER: oops" > /dev/kmsg
 	echo c > /proc/sysrq-trigger
 fi
 poweroff -f

@@ -49,6 +49,7 @@
 #include <linux/tracefs.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
+#include <linux/uuid.h>
 #include <linux/utsname.h>
 #include <linux/sched/clock.h>
 
@@ -61,6 +62,16 @@
 #define LRB_FS_DUMP_RECORDS	64	/* per CPU, on an oops */
 #define LRB_FS_DUMP_MAX		1024	/* in all, fewer per CPU if need be */
 #define LRB_FS_DUMP_LINE	256
+
+/*
+ * File modes. The group tracefs is mounted with (gid=) may record: write
+ * the settings, control and enable files as well as read; ftrace's 0640
+ * would only let it read. Nobody else gets in: tracefs's root is 0700
+ * unless it is mounted with another mode=.
+ */
+#define LRB_FS_MODE_WRITE	0660
+#define LRB_FS_MODE_READ	0440
+#define LRB_FS_MODE_WRITE_ONLY	0220
 
 /* Event ids of the events this interface writes itself. */
 #define LRB_FS_EVENT_ANNOTATION	0
@@ -98,6 +109,10 @@ struct lrb_fs_dump {
  * @held: @sb is held, taken by LRB_IOC_GET_SUBBUF or by a read().
  * @held_by_read: a read() took it and could not copy it out yet.
  * @sb: the held sub-buffer.
+ * @part: a copy of the packet that read()s smaller than a sub-buffer
+ *	return in pieces; allocated on the first such read.
+ * @part_off: bytes of @part already returned.
+ * @part_len: bytes in @part, 0 when none are left to return.
  * @held_snapshot: @sb is a sub-buffer of the snapshot, not consumed.
  * @snapshot: the window of the last LRB_IOC_SNAPSHOT, if @snapshot_taken.
  * @snapshot_taken: LRB_IOC_SNAPSHOT succeeded on this open file.
@@ -112,6 +127,9 @@ struct lrb_fs_stream {
 	bool held;
 	bool held_by_read;
 	struct lrb_subbuf sb;
+	void *part;
+	size_t part_off;
+	size_t part_len;
 	bool held_snapshot;
 	struct lrb_snapshot snapshot;
 	bool snapshot_taken;
@@ -159,6 +177,13 @@ struct lrb_fs_chan {
 static DEFINE_MUTEX(lrb_fs_mutex);
 static LIST_HEAD(lrb_fs_chans);
 static struct dentry *lrb_fs_root;
+
+/*
+ * The UUID of this boot's clocks, in every trace's metadata: traces of one
+ * boot have it in common. Made when the first channel is created, when the
+ * random pool is ready; under lrb_fs_mutex.
+ */
+static uuid_t lrb_fs_clock_uuid;
 
 static u64 lrb_fs_clock_global(void)
 {
@@ -679,17 +704,26 @@ static struct notifier_block lrb_fs_panic_nb = {
 
 /* stats */
 
-static void lrb_fs_stats_line(struct seq_file *m, const char *what,
-			      const struct lrb_stats *st)
+static const char * const lrb_fs_lost_names[LRB_LOST_NR] = {
+	[LRB_LOST_FULL] = "lost_full",
+	[LRB_LOST_OVERWRITTEN] = "lost_overwritten",
+	[LRB_LOST_TOO_BIG] = "lost_too_big",
+	[LRB_LOST_NESTED] = "lost_nested",
+	[LRB_LOST_NMI] = "lost_nmi",
+};
+
+/* One block of "key: value" lines, as ftrace's per_cpu/cpuN/stats. */
+static void lrb_fs_stats_block(struct seq_file *m, const char *what,
+			       const struct lrb_stats *st)
 {
 	int i;
 
-	seq_printf(m, "%-6s %12llu %12llu", what, st->written, st->delivered);
+	seq_printf(m, "cpu: %s\nwritten: %llu\ndelivered: %llu\n", what,
+		   st->written, st->delivered);
 	for (i = 0; i < LRB_LOST_NR; i++)
-		seq_printf(m, i == LRB_LOST_OVERWRITTEN ? " %16llu" : " %12llu",
-			   st->lost[i]);
-	seq_printf(m, " %12llu %12llu\n", st->subbufs_delivered,
-		   st->subbufs_corrupt);
+		seq_printf(m, "%s: %llu\n", lrb_fs_lost_names[i], st->lost[i]);
+	seq_printf(m, "subbufs: %llu\ncorrupt: %llu\n\n",
+		   st->subbufs_delivered, st->subbufs_corrupt);
 }
 
 static int lrb_fs_stats_show(struct seq_file *m, void *v)
@@ -699,15 +733,11 @@ static int lrb_fs_stats_show(struct seq_file *m, void *v)
 	char what[16];
 	int cpu, i;
 
-	seq_printf(m, "%-6s %12s %12s %12s %16s %12s %12s %12s %12s %12s\n",
-		   "cpu", "written", "delivered", "lost_full", "lost_overwritten",
-		   "lost_too_big", "lost_nested", "lost_nmi", "subbufs",
-		   "corrupt");
 	mutex_lock(&lrb_fs_mutex);
 	for_each_possible_cpu(cpu) {
 		lrb_stats_read(fc->chan, cpu, &st);
 		snprintf(what, sizeof(what), "%d", cpu);
-		lrb_fs_stats_line(m, what, &st);
+		lrb_fs_stats_block(m, what, &st);
 		sum.written += st.written;
 		sum.delivered += st.delivered;
 		for (i = 0; i < LRB_LOST_NR; i++)
@@ -716,7 +746,7 @@ static int lrb_fs_stats_show(struct seq_file *m, void *v)
 		sum.subbufs_corrupt += st.subbufs_corrupt;
 	}
 	mutex_unlock(&lrb_fs_mutex);
-	lrb_fs_stats_line(m, "total", &sum);
+	lrb_fs_stats_block(m, "total", &sum);
 	return 0;
 }
 
@@ -759,17 +789,22 @@ static void lrb_fs_metadata_clock(struct seq_file *m, struct lrb_fs_chan *fc)
 	u64 offset, secs;
 	u32 ns;
 
-	/* Clock value 0 in wall-clock time, for readers to print dates. */
+	/*
+	 * Clock value 0 in real time (CLOCK_REALTIME): with it the clock is
+	 * absolute, its values dates, and CTF readers put the traces of
+	 * several machines on one timeline.
+	 */
 	preempt_disable();
 	offset = ktime_get_real_ns() - clock();
 	preempt_enable();
 	secs = div_u64_rem(offset, NSEC_PER_SEC, &ns);
-	seq_printf(m, "clock {\n\tname = \"lrb_%s\";\n", name);
+	seq_printf(m, "clock {\n\tname = \"lrb_%s\";\n\tuuid = \"%pUb\";\n", name,
+		   &lrb_fs_clock_uuid);
 	seq_printf(m, "\tdescription = \"%s\";\n",
 		   fc->clock == LRB_FS_CLOCK_LOCAL ? "local_clock()" :
 		   "trace_clock_global()");
 	seq_printf(m, "\tfreq = 1000000000;\n\tprecision = 1;\n"
-		   "\toffset_s = %llu;\n\toffset = %u;\n\tabsolute = false;\n};\n\n",
+		   "\toffset_s = %llu;\n\toffset = %u;\n\tabsolute = true;\n};\n\n",
 		   secs, ns);
 	seq_printf(m, "typealias integer { size = 32; align = 8; signed = false; map = clock.lrb_%s.value; } := uint32_clock_t;\n",
 		   name);
@@ -1021,6 +1056,9 @@ static int lrb_fs_stream_release(struct inode *inode, struct file *file)
 	st->held_by_read = false;
 	st->held_snapshot = false;
 	st->snapshot_taken = false;
+	kvfree(st->part);
+	st->part = NULL;
+	WRITE_ONCE(st->part_len, 0);
 	mutex_lock(&lrb_fs_mutex);
 	st->open = false;
 	fc->readers--;
@@ -1066,8 +1104,110 @@ static int lrb_fs_stream_take(struct lrb_fs_stream *st, struct file *file)
 		mutex_lock(&st->lock);
 		if (ret)
 			return ret;
-		if (st->held)
+		if (st->held || st->part_len)
 			return -EBUSY;
+	}
+}
+
+/*
+ * Hold the next sub-buffer for read(), or keep the one a failed copy left
+ * held. Returns 0, -ENODATA at end of file, or an error.
+ */
+static int lrb_fs_stream_hold(struct lrb_fs_stream *st, struct file *file)
+{
+	int ret;
+
+	if (st->held)
+		return st->held_by_read ? 0 : -EBUSY;
+	ret = lrb_fs_stream_take(st, file);
+	if (ret)
+		return ret;
+	st->held = true;
+	st->held_by_read = true;
+	return 0;
+}
+
+/* Put back what read() held: -EIO if writers reused it while it was copied. */
+static int lrb_fs_stream_put_read(struct lrb_fs_stream *st)
+{
+	st->held = false;
+	st->held_by_read = false;
+	return lrb_put_subbuf(st->fc->chan, st->cpu, &st->sb);
+}
+
+/*
+ * Copy the next packet to @st->part, for reads smaller than a packet, and
+ * release it at once. Returns 0, -ENODATA at end of file, or an error.
+ */
+static int lrb_fs_stream_fill_part(struct lrb_fs_stream *st,
+				   struct file *file)
+{
+	int ret;
+
+	if (!st->part) {
+		st->part = kvmalloc(st->fc->config.subbuf_size, GFP_KERNEL);
+		if (!st->part)
+			return -ENOMEM;
+	}
+	do {
+		ret = lrb_fs_stream_hold(st, file);
+		if (ret)
+			return ret;
+		memcpy(st->part, st->sb.data, st->sb.padded_size);
+		/* Overwritten while copied: the copy is invalid, take the next. */
+		ret = lrb_fs_stream_put_read(st);
+	} while (ret == -EIO);
+	if (ret)
+		return ret;
+	st->part_off = 0;
+	WRITE_ONCE(st->part_len, st->sb.padded_size);
+	return 0;
+}
+
+/* The rest of the packet in @st->part, or of the next one, up to @to's size. */
+static ssize_t lrb_fs_stream_read_part(struct lrb_fs_stream *st,
+				       struct file *file, struct iov_iter *to)
+{
+	size_t size;
+	int ret;
+
+	if (!st->part_len) {
+		ret = lrb_fs_stream_fill_part(st, file);
+		if (ret)
+			return ret == -ENODATA ? 0 : ret;
+	}
+	size = min(iov_iter_count(to), st->part_len - st->part_off);
+	size = copy_to_iter(st->part + st->part_off, size, to);
+	if (!size)
+		return -EFAULT;
+	st->part_off += size;
+	if (st->part_off == st->part_len)
+		WRITE_ONCE(st->part_len, 0);
+	return size;
+}
+
+/* One whole packet, copied straight from the buffer. */
+static ssize_t lrb_fs_stream_read_whole(struct lrb_fs_stream *st,
+					struct file *file, struct iov_iter *to)
+{
+	size_t size;
+	int ret;
+
+	for (;;) {
+		ret = lrb_fs_stream_hold(st, file);
+		if (ret)
+			return ret == -ENODATA ? 0 : ret;
+		/* On a fault the sub-buffer stays held for the next read. */
+		size = copy_to_iter(st->sb.data, st->sb.padded_size, to);
+		if (size != st->sb.padded_size) {
+			iov_iter_revert(to, size);
+			return -EFAULT;
+		}
+		ret = lrb_fs_stream_put_read(st);
+		if (ret != -EIO)
+			return ret ? ret : size;
+		/* Overwritten while copied: what was copied is invalid. */
+		iov_iter_revert(to, size);
 	}
 }
 
@@ -1075,49 +1215,16 @@ static ssize_t lrb_fs_stream_read(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
 	struct lrb_fs_stream *st = file->private_data;
-	struct lrb_channel *chan = st->fc->chan;
-	size_t size;
 	ssize_t ret;
 
-	/* Whole packets only: a stream file is a sequence of CTF packets. */
-	if (iov_iter_count(to) < st->fc->config.subbuf_size)
-		return -EINVAL;
+	if (!iov_iter_count(to))
+		return 0;
 	mutex_lock(&st->lock);
-	for (;;) {
-		if (st->held && !st->held_by_read) {
-			ret = -EBUSY;
-			break;
-		}
-		if (!st->held) {
-			ret = lrb_fs_stream_take(st, file);
-			if (ret == -ENODATA) {
-				ret = 0;	/* EOF */
-				break;
-			}
-			if (ret)
-				break;
-			st->held = true;
-			st->held_by_read = true;
-		}
-		/* On a fault the sub-buffer stays held for the next read. */
-		size = copy_to_iter(st->sb.data, st->sb.padded_size, to);
-		if (size != st->sb.padded_size) {
-			iov_iter_revert(to, size);
-			ret = -EFAULT;
-			break;
-		}
-		st->held = false;
-		st->held_by_read = false;
-		ret = lrb_put_subbuf(chan, st->cpu, &st->sb);
-		/* Overwritten while copied: what was copied is invalid. */
-		if (ret == -EIO) {
-			iov_iter_revert(to, size);
-			continue;
-		}
-		if (!ret)
-			ret = st->sb.padded_size;
-		break;
-	}
+	/* A packet that a smaller read began is finished first. */
+	if (st->part_len || iov_iter_count(to) < st->fc->config.subbuf_size)
+		ret = lrb_fs_stream_read_part(st, file, to);
+	else
+		ret = lrb_fs_stream_read_whole(st, file, to);
 	mutex_unlock(&st->lock);
 	return ret;
 }
@@ -1125,7 +1232,6 @@ static ssize_t lrb_fs_stream_read(struct kiocb *iocb, struct iov_iter *to)
 static __poll_t lrb_fs_stream_poll(struct file *file, poll_table *wait)
 {
 	struct lrb_fs_stream *st = file->private_data;
-
 	bool eof;
 
 	poll_wait(file, &st->wait, wait);
@@ -1133,7 +1239,8 @@ static __poll_t lrb_fs_stream_poll(struct file *file, poll_table *wait)
 	eof = lrb_fs_stream_eof(st);
 	/* Pairs with the release of fc->flushed. */
 	smp_rmb();
-	if (lrb_subbuf_ready(st->fc->chan, st->cpu))
+	if (READ_ONCE(st->part_len) ||
+	    lrb_subbuf_ready(st->fc->chan, st->cpu))
 		return EPOLLIN | EPOLLRDNORM;
 	if (eof)
 		return EPOLLHUP;
@@ -1145,7 +1252,7 @@ static long lrb_fs_stream_get(struct lrb_fs_stream *st, u64 __user *up)
 	struct lrb_channel *chan = st->fc->chan;
 	int ret;
 
-	if (st->held)
+	if (st->held || st->part_len)
 		return -EBUSY;
 	ret = lrb_get_subbuf(chan, st->cpu, &st->sb);
 	if (ret)
@@ -1197,7 +1304,7 @@ static long lrb_fs_stream_get_at(struct lrb_fs_stream *st, u64 __user *up)
 
 	if (get_user(pos, up))
 		return -EFAULT;
-	if (st->held)
+	if (st->held || st->part_len)
 		return -EBUSY;
 	/* Positions wrap: compare distances from the window's start. */
 	if (!st->snapshot_taken ||
@@ -1324,23 +1431,23 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 	if (!fc->dir)
 		return -ENOMEM;
 	for (i = 0; i < ARRAY_SIZE(settings); i++)
-		if (!tracefs_create_file(settings[i], 0640, fc->dir, fc,
+		if (!tracefs_create_file(settings[i], LRB_FS_MODE_WRITE, fc->dir, fc,
 					 &lrb_fs_setting_fops))
 			return -ENOMEM;
-	if (!tracefs_create_file("enable", 0640, fc->dir, fc,
+	if (!tracefs_create_file("enable", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_enable_fops) ||
-	    !tracefs_create_file("switch_timer", 0640, fc->dir, fc,
+	    !tracefs_create_file("switch_timer", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_switch_timer_fops) ||
-	    !tracefs_create_file("dump_on_oops", 0640, fc->dir, fc,
+	    !tracefs_create_file("dump_on_oops", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_dump_fops) ||
-	    !tracefs_create_file("stats", 0440, fc->dir, fc,
+	    !tracefs_create_file("stats", LRB_FS_MODE_READ, fc->dir, fc,
 				 &lrb_fs_stats_fops) ||
-	    !tracefs_create_file("metadata", 0440, fc->dir, fc,
+	    !tracefs_create_file("metadata", LRB_FS_MODE_READ, fc->dir, fc,
 				 &lrb_fs_metadata_fops) ||
-	    !tracefs_create_file("annotate", 0220, fc->dir, fc,
+	    !tracefs_create_file("annotate", LRB_FS_MODE_WRITE_ONLY, fc->dir, fc,
 				 &lrb_fs_annotate_fops) ||
 	    (IS_ENABLED(CONFIG_LRB_MARKERS) &&
-	     !tracefs_create_file("events", 0640, fc->dir, fc,
+	     !tracefs_create_file("events", LRB_FS_MODE_WRITE, fc->dir, fc,
 				  &lrb_fs_events_fops)))
 		return -ENOMEM;
 	streams = tracefs_create_dir("streams", fc->dir);
@@ -1348,7 +1455,7 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		snprintf(name, sizeof(name), "cpu%d", cpu);
-		if (!tracefs_create_file(name, 0440, streams, &fc->streams[cpu],
+		if (!tracefs_create_file(name, LRB_FS_MODE_READ, streams, &fc->streams[cpu],
 					 &lrb_fs_stream_fops))
 			return -ENOMEM;
 	}
@@ -1400,6 +1507,8 @@ static int lrb_fs_create(const char *name)
 	int cpu, ret;
 
 	lockdep_assert_held(&lrb_fs_mutex);
+	if (uuid_is_null(&lrb_fs_clock_uuid))
+		uuid_gen(&lrb_fs_clock_uuid);
 	if (!lrb_fs_name_ok(name))
 		return -EINVAL;
 	if (lrb_fs_find(name))
@@ -1504,7 +1613,7 @@ static __init int lrb_fs_init(void)
 		return 0;
 	lrb_fs_root = tracefs_create_dir("lrb", NULL);
 	if (!lrb_fs_root ||
-	    !tracefs_create_file("control", 0640, lrb_fs_root, NULL,
+	    !tracefs_create_file("control", LRB_FS_MODE_WRITE, lrb_fs_root, NULL,
 				 &lrb_fs_control_fops)) {
 		pr_warn("lrb: cannot create the tracefs directory\n");
 		return -ENOMEM;

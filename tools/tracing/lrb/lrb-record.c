@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrb-record: record an LRB channel into a CTF trace directory.
+ * lrb-record: record LRB channels into CTF trace directories, and look at
+ * what was recorded.
  *
- *   lrb-record -o DIR [options] [-- COMMAND [ARGS]]
- *   lrb-record snapshot -c NAME -o DIR
- *   lrb-record report DIR
+ *   lrb-record [record] [OPTION...] [-- COMMAND [ARG...]]
+ *   lrb-record report [DIR]
+ *   lrb-record view [DIR] [BABELTRACE2-ARG...]
+ *   lrb-record list [events | channels]
+ *   lrb-record snapshot [-B NAME] [-o DIR]
+ *   lrb-record reset [--all | NAME...]
  *
- * It creates a channel in /sys/kernel/tracing/lrb, enables it, copies every
- * delivered sub-buffer (a CTF packet) from the read-only mmap of each CPU
- * buffer to DIR/stream_N, and stops on --duration, when COMMAND exits, or
- * on SIGINT/SIGTERM. At stop it disables the channel (which flushes every
- * CPU), drains, flushes again so losses at the very end are reported in a
- * packet, drains again, writes DIR/metadata and removes the channel.
+ * record creates a channel in /sys/kernel/tracing/lrb, enables it, copies
+ * every delivered sub-buffer (a CTF packet) from the read-only mmap of each
+ * CPU buffer to DIR/stream_N, and stops after --duration, when COMMAND
+ * exits, or on SIGINT/SIGTERM. At stop it disables the channel (which
+ * flushes every CPU), drains, flushes again so losses at the very end are
+ * reported in a packet, drains again, writes DIR/metadata and removes the
+ * channel.
  * Where the kernel can splice() a stream into a pipe, the packets move to
  * the files that way instead, without passing through user space.
  *
@@ -19,12 +24,18 @@
  * "lrb-record snapshot" writes what a running channel holds to a new
  * trace directory, as often as asked, and the recorder takes one last
  * snapshot to DIR when it stops.
+ *
+ * Exit status: 0; 1 when tracing failed; 2 for bad usage; with COMMAND,
+ * the command's status (128 + N if signal N killed it), as "perf record"
+ * does, unless tracing failed.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -42,12 +53,28 @@
 #include <unistd.h>
 #include <linux/lrb.h>
 
-#define MAX_CPUS	1024
-#define NR_LOST		5
+#include "lrb-record.h"
 
-static const char * const lost_names[NR_LOST] = {
-	"full", "overwritten", "too_big", "nested", "nmi",
-};
+#ifndef LRB_RECORD_VERSION
+#define LRB_RECORD_VERSION	"unknown"
+#endif
+
+#define MAX_CPUS	1024
+
+/* The kernel's bounds (Documentation/trace/lrb.rst); it checks them too. */
+#define SUBBUF_SIZE_MIN		256ULL
+#define SUBBUF_SIZE_MAX		(4ULL << 20)
+#define NUM_SUBBUFS_MIN		2ULL
+#define NUM_SUBBUFS_MAX		1024ULL
+#define CPU_BUF_SIZE_MAX	(64ULL << 20)
+#define SWITCH_TIMER_MIN_US	100ULL
+#define SWITCH_TIMER_MAX_US	3600000000ULL
+
+/* Recorded when no --event is given. */
+static const char * const default_events[] = { "sched", "irq" };
+
+/* The prefix of the channels lrb-record names after its process. */
+#define AUTO_PREFIX	"lrb-record-"
 
 struct stream {
 	int cpu;
@@ -61,10 +88,6 @@ struct stream {
 	__u64 dropped;	/* overwritten while being copied */
 };
 
-struct counts {
-	__u64 written, delivered, lost[NR_LOST], subbufs;
-};
-
 static const char *tracefs = "/sys/kernel/tracing";
 static char chan_dir[512];
 static char chan_name[64];
@@ -75,27 +98,34 @@ static atomic_int stop_signal;
 static pid_t child = -1;
 static int child_status;
 
-/* Remove the channel this run created; returns 0 or -errno. */
-static int remove_channel(void)
+/* Remove the channel named @name; returns 0 or -errno. */
+static int remove_named(const char *name)
 {
 	char path[600];
 	int fd, ret = 0;
 
+	snprintf(path, sizeof(path), "%s/lrb/control", tracefs);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || dprintf(fd, "remove %s\n", name) < 0)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* Remove the channel this run created; returns 0 or -errno. */
+static int remove_channel(void)
+{
 	if (!chan_created)
 		return 0;
 	for (int i = 0; i < nr_streams; i++)
 		close(streams[i].fd);
 	nr_streams = 0;
-	snprintf(path, sizeof(path), "%s/lrb/control", tracefs);
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || dprintf(fd, "remove %s\n", chan_name) < 0)
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
 	chan_created = false;
-	return ret;
+	return remove_named(chan_name);
 }
 
+/* A failure while tracing: exit status 1, the channel removed. */
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -106,7 +136,76 @@ static void die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	remove_channel();
-	exit(1);
+	exit(EXIT_FAILURE);
+}
+
+/* Bad usage: exit status 2, before anything was created. */
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("lrb-record: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'lrb-record --help'.\n", stderr);
+	exit(2);
+}
+
+static void print_help(void)
+{
+	fputs("usage: lrb-record [record] [OPTION...] [-- COMMAND [ARG...]]\n"
+"       lrb-record report [DIR]\n"
+"       lrb-record view [DIR] [BABELTRACE2-ARG...]\n"
+"       lrb-record list [events | channels]\n"
+"       lrb-record snapshot [-B NAME] [-o DIR]\n"
+"       lrb-record reset [--all | NAME...]\n"
+"       lrb-record --help | --version\n"
+"\n"
+"record: trace into a new CTF trace directory, until COMMAND exits,\n"
+"--duration ends, or Ctrl-C. Sizes take a k, M or G suffix (1024-based).\n"
+"  -o, --output DIR         trace directory, created (default\n"
+"                           lrb-trace-YYYYMMDD-HHMMSS)\n"
+"      --force              write into an existing DIR, deleting the files\n"
+"                           in it\n"
+"  -e, --event EVENT        record EVENT: SYSTEM:NAME, SYSTEM, a glob, all,\n"
+"                           or none (annotations only); repeatable; default\n"
+"                           -e sched -e irq (lrb-record list shows them)\n"
+"  -B, --channel NAME       channel name (default lrb-record-PID)\n"
+"  -b, --buffer-size SIZE   bytes per CPU, split into sub-buffers\n"
+"      --subbuf-size SIZE   bytes per sub-buffer, rounded up to a power of\n"
+"                           two, 256 to 4M (default 16k)\n"
+"      --num-subbufs N      sub-buffers per CPU, rounded up to a power of\n"
+"                           two, 2 to 1024 (default 16); --num-subbuf too\n"
+"      --overwrite          when full, overwrite the oldest sub-buffer\n"
+"                           instead of dropping new events\n"
+"      --flight-recorder    overwrite, consume nothing, and write a snapshot\n"
+"                           to DIR at the end (lrb-record snapshot takes more)\n"
+"      --switch-timer USEC  close a sub-buffer open for USEC microseconds, so\n"
+"                           records of quiet CPUs arrive (0 off, 100 to\n"
+"                           3600000000)\n"
+"      --no-splice          copy packets through the mmap, not with splice()\n"
+"  -C, --clock CLOCK        local (default, per CPU) or global (ordered\n"
+"                           across CPUs)\n"
+"      --cpu LIST           record only these CPUs, as 0,2-3\n"
+"      --duration SECONDS   stop after SECONDS (a decimal number)\n"
+"  -q, --quiet              no progress display, no notices\n"
+"      --dry-run            check the options, print the settings, trace\n"
+"                           nothing\n"
+"\n"
+"report DIR    events per CPU and per type, rates, first and last events\n"
+"              (DIR defaults to the newest lrb-trace-* here)\n"
+"view DIR      print the events with babeltrace2\n"
+"list          the events that can be recorded, and the channels\n"
+"snapshot      write what a --flight-recorder channel holds to a new\n"
+"              directory (-o DIR, default NAME-snapshot-YYYYMMDD-HHMMSS);\n"
+"              -B is needed only when several channels overwrite\n"
+"reset         remove the channels of recordings that were killed;\n"
+"              NAME... those channels, --all every channel\n"
+"\n"
+"Exit status: 0; 1 when tracing failed; 2 for bad usage; with COMMAND,\n"
+"its exit status (128 + N if signal N killed it), unless tracing failed.\n",
+	      stdout);
 }
 
 /* Write @val to the channel file @file; returns 0 or -errno. */
@@ -126,7 +225,7 @@ static int put_file(const char *file, const char *val)
 	return n;
 }
 
-static char *read_all(const char *path, size_t *lenp)
+char *read_all(const char *path, size_t *lenp)
 {
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap + 1);
@@ -156,25 +255,22 @@ static char *read_all(const char *path, size_t *lenp)
 	return buf;
 }
 
-/* Totals from the channel's stats file. */
-static int read_counts(struct counts *c)
+/*
+ * The channel's counters, summed over the CPUs @cpus selects, or its
+ * total if @cpus is NULL.
+ */
+static int read_counts(struct counts *c, const bool *cpus)
 {
-	char path[600], *text, *line;
+	char path[600], *text;
+	int ret;
 
-	memset(c, 0, sizeof(*c));
 	snprintf(path, sizeof(path), "%s/stats", chan_dir);
 	text = read_all(path, NULL);
 	if (!text)
 		return -1;
-	line = strstr(text, "\ntotal ");
-	if (!line || sscanf(line + 7, "%llu %llu %llu %llu %llu %llu %llu %llu",
-			    &c->written, &c->delivered, &c->lost[0], &c->lost[1],
-			    &c->lost[2], &c->lost[3], &c->lost[4], &c->subbufs) != 8) {
-		free(text);
-		return -1;
-	}
+	ret = parse_counts(text, c, cpus, MAX_CPUS);
 	free(text);
-	return 0;
+	return ret;
 }
 
 static void find_tracefs(void)
@@ -188,13 +284,67 @@ static void find_tracefs(void)
 	if (!access(path, W_OK))
 		return;
 	if (errno == EACCES)
-		die("%s: permission denied (run as root)", path);
+		die("%s: permission denied (%s %s)", path,
+		    "run as root, or as a member of the group tracefs was mounted with: mount -o remount,gid=GID",
+		    tracefs);
 	snprintf(path, sizeof(path), "%s/trace", tracefs);
 	if (access(path, F_OK))
 		die("tracefs is not mounted at %s (mount -t tracefs nodev %s)",
 		    tracefs, tracefs);
 	die("%s/lrb does not exist: kernel built without CONFIG_LRB_TRACEFS",
 	    tracefs);
+}
+
+/* The channel names, from the control file; NULL-terminated. */
+static char **channel_names(void)
+{
+	char path[600], *text, *line, *save, **names;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/lrb/control", tracefs);
+	text = read_all(path, NULL);
+	if (!text)
+		die("%s: %s", path, strerror(errno));
+	names = calloc(strlen(text) + 1, sizeof(*names));
+	if (!names)
+		die("out of memory");
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		names[n++] = strdup(line);
+	free(text);
+	return names;
+}
+
+/* A channel lrb-record named after a process that no longer runs. */
+static bool channel_orphaned(const char *name)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name, AUTO_PREFIX, strlen(AUTO_PREFIX)))
+		return false;
+	pid = strtol(name + strlen(AUTO_PREFIX), &end, 10);
+	return pid > 0 && !*end && kill(pid, 0) && errno == ESRCH;
+}
+
+/* Remove the channels of killed recordings; returns how many. */
+static int remove_orphans(bool quiet)
+{
+	char **names = channel_names();
+	int n = 0;
+
+	for (int i = 0; names[i]; i++) {
+		if (channel_orphaned(names[i]) && !remove_named(names[i])) {
+			if (!quiet)
+				fprintf(stderr,
+					"lrb-record: removed channel %s, left by a recording that was killed\n",
+					names[i]);
+			n++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return n;
 }
 
 static void create_channel(const char *name)
@@ -209,7 +359,9 @@ static void create_channel(const char *name)
 		die("%s: %s", path, strerror(errno));
 	if (dprintf(fd, "create %s\n", chan_name) < 0)
 		die("cannot create channel %s: %s", chan_name,
-		    errno == EEXIST ? "it exists (use -c to pick another name)" :
+		    errno == EEXIST ?
+		    "it exists (a recording killed? lrb-record reset NAME removes it)" :
+		    errno == EINVAL ? "bad name (up to 32 ASCII letters, digits, '_' and '-')" :
 		    strerror(errno));
 	close(fd);
 	chan_created = true;
@@ -253,9 +405,44 @@ static void open_pipe(struct stream *s)
 		close_pipe(s);
 }
 
-static void open_streams(const char *outdir)
+/* Open the stream file of @cpu and map it; false if the CPU has none. */
+static bool open_stream(struct stream *s, int cpu, int flags)
 {
-	int cpus[MAX_CPUS], n = 0;
+	char path[700];
+
+	memset(s, 0, sizeof(*s));
+	s->cpu = cpu;
+	snprintf(path, sizeof(path), "%s/streams/cpu%d", chan_dir, cpu);
+	/* Not for COMMAND: a file it kept open would keep the channel busy. */
+	s->fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+	if (s->fd < 0 && errno == ENOENT)
+		return false;
+	if (s->fd < 0)
+		die("%s: %s", path, errno == EBUSY ?
+		    "open by another reader" : strerror(errno));
+	if (ioctl(s->fd, LRB_IOC_GET_INFO, &s->info))
+		die("%s: LRB_IOC_GET_INFO: %s", path, strerror(errno));
+	s->map = mmap(NULL, s->info.mmap_size, PROT_READ, MAP_SHARED,
+		      s->fd, 0);
+	if (s->map == MAP_FAILED)
+		die("%s: mmap: %s", path, strerror(errno));
+	return true;
+}
+
+/* Create (truncate) DIR/stream_N for @s. */
+static void open_output(struct stream *s, const char *outdir)
+{
+	char path[700];
+
+	snprintf(path, sizeof(path), "%s/stream_%d", outdir, s->cpu);
+	s->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (s->out < 0)
+		die("%s: %s", path, strerror(errno));
+}
+
+static void open_streams(const char *outdir, const bool *cpus)
+{
+	int list[MAX_CPUS], n = 0;
 	char path[700];
 	struct dirent *de;
 	DIR *d;
@@ -266,32 +453,23 @@ static void open_streams(const char *outdir)
 		die("%s: %s", path, strerror(errno));
 	while ((de = readdir(d)) && n < MAX_CPUS)
 		if (!strncmp(de->d_name, "cpu", 3))
-			cpus[n++] = atoi(de->d_name + 3);
+			list[n++] = atoi(de->d_name + 3);
 	closedir(d);
-	qsort(cpus, n, sizeof(int), cmp_int);
+	qsort(list, n, sizeof(int), cmp_int);
 	for (int i = 0; i < n; i++) {
 		struct stream *s = &streams[nr_streams];
 
-		s->cpu = cpus[i];
-		snprintf(path, sizeof(path), "%s/streams/cpu%d", chan_dir, s->cpu);
-		s->fd = open(path, O_RDONLY | O_NONBLOCK);
-		if (s->fd < 0)
-			die("%s: %s", path, strerror(errno));
-		if (ioctl(s->fd, LRB_IOC_GET_INFO, &s->info))
-			die("%s: LRB_IOC_GET_INFO: %s", path, strerror(errno));
-		s->map = mmap(NULL, s->info.mmap_size, PROT_READ, MAP_SHARED,
-			      s->fd, 0);
-		if (s->map == MAP_FAILED)
-			die("%s: mmap: %s", path, strerror(errno));
+		if (cpus && !cpus[list[i]])
+			continue;
+		if (!open_stream(s, list[i], O_NONBLOCK))
+			continue;
 		open_pipe(s);
-		snprintf(path, sizeof(path), "%s/stream_%d", outdir, s->cpu);
-		s->out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (s->out < 0)
-			die("%s: %s", path, strerror(errno));
+		open_output(s, outdir);
 		nr_streams++;
 	}
 	if (!nr_streams)
-		die("%s/streams: no stream files", chan_dir);
+		die("%s/streams: no stream file%s", chan_dir,
+		    cpus ? " of the CPUs given with --cpu" : "");
 }
 
 /* Write @left bytes at @p to the stream file of @s. */
@@ -398,11 +576,11 @@ static __u64 total_bytes(void)
 	return b;
 }
 
-static void progress(double elapsed)
+static void progress(double elapsed, const bool *cpus)
 {
 	struct counts c;
 
-	if (read_counts(&c))
+	if (read_counts(&c, cpus))
 		return;
 	fprintf(stderr,
 		"\r%6.1f s  %llu events  %.1f MiB  lost: full %llu overwritten %llu other %llu   ",
@@ -427,40 +605,66 @@ static void start_child(char **argv)
 	}
 }
 
-static void copy_metadata(const char *outdir)
+static void copy_file(const char *from, const char *dir, const char *name)
 {
 	char path[700], *text;
 	size_t len;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/metadata", chan_dir);
+	snprintf(path, sizeof(path), "%s/%s", chan_dir, from);
 	text = read_all(path, &len);
 	if (!text)
 		die("%s: %s", path, strerror(errno));
-	snprintf(path, sizeof(path), "%s/metadata", outdir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f || fwrite(text, 1, len, f) != len || fclose(f))
 		die("%s: %s", path, strerror(errno));
 	free(text);
 }
 
-/* Save the kernel's counters next to the trace (a hidden file: CTF readers skip it). */
-static void save_counts(const char *outdir, const struct counts *c)
+static void copy_metadata(const char *outdir)
 {
-	char path[700];
-	FILE *f;
+	copy_file("metadata", outdir, "metadata");
+}
 
-	snprintf(path, sizeof(path), "%s/.lrb-stats", outdir);
-	f = fopen(path, "w");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	fprintf(f, "written %llu\ndelivered %llu\n", c->written,
-		c->delivered);
-	for (int i = 0; i < NR_LOST; i++)
-		fprintf(f, "lost_%s %llu\n", lost_names[i], c->lost[i]);
-	fprintf(f, "subbufs %llu\n", c->subbufs);
-	if (fclose(f))
-		die("%s: %s", path, strerror(errno));
+/*
+ * Make @dir the empty directory a trace goes to: created, or, with
+ * @force, emptied of its files. Only checked with @dry_run.
+ */
+static void prepare_output(const char *dir, bool force, bool dry_run)
+{
+	struct dirent *de;
+	struct stat st;
+	bool empty = true;
+	DIR *d;
+
+	if (stat(dir, &st)) {
+		if (errno != ENOENT || (!dry_run && mkdir(dir, 0755)))
+			die("%s: %s", dir, strerror(errno));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode))
+		die("%s exists and is not a directory", dir);
+	d = opendir(dir);
+	if (!d)
+		die("%s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!force) {
+			empty = false;
+			break;
+		}
+		if (de->d_type == DT_DIR)
+			die("%s holds the directory %s, %s", dir, de->d_name,
+			    "which --force does not remove: pick another --output");
+		if (!dry_run && unlinkat(dirfd(d), de->d_name, 0))
+			die("%s/%s: %s", dir, de->d_name, strerror(errno));
+	}
+	closedir(d);
+	if (!empty)
+		die("%s exists and is not empty: %s", dir,
+		    "pick another --output, or add --force to replace what it holds");
 }
 
 /* What a snapshot of one CPU skipped. */
@@ -472,34 +676,19 @@ struct snap_count {
 static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
 			   FILE *info)
 {
-	struct stream s = { .cpu = cpu };
+	struct stream s;
 	size_t n, i, first, last, sbs;
 	struct lrb_snapshot snap;
 	unsigned char *copy;
 	__u64 pos, off;
-	char path[700];
 
-	snprintf(path, sizeof(path), "%s/streams/cpu%d", chan_dir, cpu);
-	s.fd = open(path, O_RDONLY);
-	if (s.fd < 0 && errno == ENOENT)
+	if (!open_stream(&s, cpu, 0))
 		return -1;
-	if (s.fd < 0)
-		die("%s: %s", path, errno == EBUSY ?
-		    "open by another reader (a recorder consuming the channel?)" :
-		    strerror(errno));
-	if (ioctl(s.fd, LRB_IOC_GET_INFO, &s.info))
-		die("%s: LRB_IOC_GET_INFO: %s", path, strerror(errno));
-	s.map = mmap(NULL, s.info.mmap_size, PROT_READ, MAP_SHARED, s.fd, 0);
-	if (s.map == MAP_FAILED)
-		die("%s: mmap: %s", path, strerror(errno));
 	if (ioctl(s.fd, LRB_IOC_SNAPSHOT, &snap))
 		die("%s: snapshot: %s", chan_name, errno == EINVAL ?
 		    "the channel does not overwrite (mode discard): record it instead" :
 		    strerror(errno));
-	snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
-	s.out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (s.out < 0)
-		die("%s: %s", path, strerror(errno));
+	open_output(&s, dir);
 	sbs = s.info.subbuf_size;
 	n = (snap.end - snap.begin) / sbs;
 	/* A 32-bit kernel's positions wrap at 4 GiB. */
@@ -561,20 +750,17 @@ static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
 }
 
 /*
- * Write what the running channel holds to the new trace directory @dir,
+ * Write what the running channel holds to the trace directory @dir,
  * consuming nothing: each CPU flushed, then its complete sub-buffers but
  * those writers reuse meanwhile (skipped and counted in @dir/.lrb-snapshot).
  */
-static void take_snapshot(const char *dir, bool create)
+static void take_snapshot(const char *dir, bool quiet)
 {
 	struct snap_count sum = {};
 	char path[700];
 	int cpus = 0;
 	FILE *info;
 
-	if (create && mkdir(dir, 0755))
-		die("%s: %s", dir, errno == EEXIST ?
-		    "exists (a snapshot goes to a new directory)" : strerror(errno));
 	snprintf(path, sizeof(path), "%s/.lrb-snapshot", dir);
 	info = fopen(path, "w");
 	if (!info)
@@ -594,194 +780,489 @@ static void take_snapshot(const char *dir, bool create)
 	if (!cpus)
 		die("%s/streams: no stream files", chan_dir);
 	copy_metadata(dir);
-	fprintf(stderr,
-		"lrb-record: snapshot of %s to %s: %llu packets from %d CPUs, %llu reused by writers (skipped), %llu incomplete\n",
-		chan_name, dir, sum.packets, cpus, sum.reused, sum.incomplete);
+	if (!quiet)
+		fprintf(stderr,
+			"lrb-record: snapshot of %s to %s: %llu packets from %d CPUs, %llu reused by writers (skipped), %llu incomplete\n",
+			chan_name, dir, sum.packets, cpus, sum.reused,
+			sum.incomplete);
 }
 
-/* lrb-record snapshot -c NAME -o DIR */
-static int snapshot_main(int argc, char **argv)
+/* lrb-trace-20261201-104501 and the like, from the local time. */
+static void default_dir(char *buf, size_t size, const char *prefix)
 {
-	const char *dir = NULL;
-	char path[600], *mode;
-	int opt;
+	time_t t = time(NULL);
+	struct tm tm;
 
-	while ((opt = getopt(argc, argv, "c:o:h")) != -1) {
-		switch (opt) {
-		case 'c':
-			snprintf(chan_name, sizeof(chan_name), "%s", optarg);
-			break;
-		case 'o':
-			dir = optarg;
-			break;
-		default:
-			fprintf(stderr, "usage: lrb-record snapshot -c NAME -o DIR\n");
-			return 2;
+	localtime_r(&t, &tm);
+	snprintf(buf, size, "%s", prefix);
+	strftime(buf + strlen(buf), size - strlen(buf), "%Y%m%d-%H%M%S", &tm);
+}
+
+/* A count: a decimal number, bad usage if it is not one. */
+static unsigned long long parse_count(const char *opt, const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || *end || *s == '-' || errno)
+		usage_error("%s %s: not a number", opt, s);
+	return v;
+}
+
+#define NOT_A_SIZE "not a size (a number of bytes, with an optional k, M or G suffix)"
+
+/*
+ * A size: a decimal number of bytes with an optional k, M or G suffix
+ * (1024-based, "KiB"-style spellings too). Bad usage if it is not one.
+ */
+static unsigned long long parse_size(const char *opt, const char *s)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || *s == '-' || errno)
+		usage_error("%s %s: %s", opt, s, NOT_A_SIZE);
+	switch (*end) {
+	case 'k': case 'K':
+		mul = 1ULL << 10;
+		end++;
+		break;
+	case 'm': case 'M':
+		mul = 1ULL << 20;
+		end++;
+		break;
+	case 'g': case 'G':
+		mul = 1ULL << 30;
+		end++;
+		break;
+	}
+	if (mul > 1 && *end == 'i')
+		end++;
+	if (mul > 1 && (*end == 'B' || *end == 'b'))
+		end++;
+	if (*end || v > ~0ULL / mul)
+		usage_error("%s %s: %s", opt, s, NOT_A_SIZE);
+	return v * mul;
+}
+
+static unsigned long long pow2_up(unsigned long long v)
+{
+	unsigned long long p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+static const char *size_str(unsigned long long v, char *buf, size_t size)
+{
+	if (v && !(v & ((1ULL << 20) - 1)))
+		snprintf(buf, size, "%lluM", v >> 20);
+	else if (v && !(v & 1023))
+		snprintf(buf, size, "%lluk", v >> 10);
+	else
+		snprintf(buf, size, "%llu", v);
+	return buf;
+}
+
+/* Round @v up to a power of two within bounds, as LTTng does; say so. */
+static unsigned long long round_setting(const char *opt, const char *arg,
+					unsigned long long v,
+					unsigned long long min,
+					unsigned long long max, bool quiet)
+{
+	unsigned long long r = pow2_up(v);
+	char a[32], b[32];
+
+	if (v < 1 || r > max)
+		usage_error("%s %s: must be %s to %s", opt, arg,
+			    size_str(min, a, sizeof(a)),
+			    size_str(max, b, sizeof(b)));
+	if (r < min)
+		r = min;
+	if (r != v && !quiet)
+		fprintf(stderr, "lrb-record: %s %s rounded up to %s\n", opt,
+			arg, size_str(r, a, sizeof(a)));
+	return r;
+}
+
+/* A CPU list as 0,2-3: marks them in @cpus (MAX_CPUS entries). */
+static void parse_cpus(const char *s, bool *cpus)
+{
+	const char *p = s;
+
+	while (*p) {
+		char *end;
+		long a, b;
+
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		a = strtol(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				goto bad;
+			b = strtol(end + 1, &end, 10);
 		}
+		if (a > b || b >= MAX_CPUS)
+			goto bad;
+		for (long c = a; c <= b; c++)
+			cpus[c] = true;
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
 	}
-	if (!dir || !chan_name[0] || optind != argc) {
-		fprintf(stderr, "usage: lrb-record snapshot -c NAME -o DIR\n");
-		return 2;
-	}
-	find_tracefs();
-	snprintf(chan_dir, sizeof(chan_dir), "%s/lrb/%s", tracefs, chan_name);
-	if (access(chan_dir, F_OK))
-		die("no channel %s in %s/lrb", chan_name, tracefs);
-	snprintf(path, sizeof(path), "%s/mode", chan_dir);
-	mode = read_all(path, NULL);
-	if (!mode || strncmp(mode, "overwrite", 9))
-		die("channel %s does not overwrite (mode %s): record it instead",
-		    chan_name, mode ? strtok(mode, "\n") : "unknown");
-	free(mode);
-	take_snapshot(dir, true);
-	return 0;
+	return;
+bad:
+	usage_error("--cpu %s: not a CPU list (as 0,2-3; CPUs below %d)", s,
+		    MAX_CPUS);
 }
 
-static void print_usage(void)
+static double parse_duration(const char *s)
 {
-	fprintf(stderr,
-		"usage: lrb-record -o DIR [options] [-- COMMAND [ARGS]]\n"
-		"       lrb-record snapshot -c NAME -o DIR\n"
-		"       lrb-record report DIR\n"
-		"  -o DIR          trace directory to write (created)\n"
-		"  -c NAME         channel name (default lrb-record-PID)\n"
-		"  -s BYTES        sub-buffer size (power of two)\n"
-		"  -n COUNT        sub-buffers per CPU (power of two)\n"
-		"  -m MODE         discard or overwrite\n"
-		"  -k CLOCK        local or global\n"
-		"  -e EVENT        enable events: SYSTEM:EVENT, SYSTEM, a glob, or\n"
-		"                  all (repeatable; a glob also takes events of\n"
-		"                  modules loaded later)\n"
-		"  -d SECONDS      stop after SECONDS\n"
-		"  -F, --flight-recorder\n"
-		"                  overwrite, consume nothing, and write a snapshot to\n"
-		"                  DIR at the end (lrb-record snapshot takes more)\n"
-		"  -T, --switch-timer USEC\n"
-		"                  close a sub-buffer open for USEC microseconds, so\n"
-		"                  records of quiet CPUs arrive (0 off, 100..3600000000)\n"
-		"  --no-splice     copy packets through the mmap, not with splice()\n"
-		"  -q              no progress display\n");
-	exit(2);
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(d) || d <= 0)
+		usage_error("--duration %s: not a positive number of seconds",
+			    s);
+	return d;
 }
 
-int lrb_report(const char *dir);
+/* The settings of a recording, from the command line. */
+struct record_opts {
+	const char *outdir;
+	char outbuf[64];
+	bool force;
+	const char *events[256];
+	int nr_events;
+	char name[64];
+	unsigned long long buffer_size, subbuf_size, num_subbufs;
+	const char *buffer_arg, *subbuf_arg, *num_arg;
+	const char *mode;
+	const char *clock_name;
+	bool cpus[MAX_CPUS];
+	bool cpu_list;
+	double duration;
+	bool quiet, dry_run;
+	bool default_events;
+	bool flight;
+	const char *switch_timer;
+	unsigned long long switch_us;
+};
 
-enum { OPT_NO_SPLICE = 256 };
+enum {
+	OPT_FORCE = 256,
+	OPT_SUBBUF_SIZE,
+	OPT_NUM_SUBBUFS,
+	OPT_OVERWRITE,
+	OPT_CPU,
+	OPT_DURATION,
+	OPT_DRY_RUN,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_FLIGHT,
+	OPT_SWITCH_TIMER,
+	OPT_NO_SPLICE,
+};
 
-static const struct option long_opts[] = {
-	{ "flight-recorder", no_argument, NULL, 'F' },
-	{ "switch-timer", required_argument, NULL, 'T' },
+static const struct option record_long[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "event", required_argument, NULL, 'e' },
+	{ "channel", required_argument, NULL, 'B' },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ "subbuf-size", required_argument, NULL, OPT_SUBBUF_SIZE },
+	{ "num-subbufs", required_argument, NULL, OPT_NUM_SUBBUFS },
+	{ "num-subbuf", required_argument, NULL, OPT_NUM_SUBBUFS },
+	{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
+	{ "flight-recorder", no_argument, NULL, OPT_FLIGHT },
+	{ "switch-timer", required_argument, NULL, OPT_SWITCH_TIMER },
 	{ "no-splice", no_argument, NULL, OPT_NO_SPLICE },
+	{ "clock", required_argument, NULL, 'C' },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
-int main(int argc, char **argv)
+/* Sub-buffer size and count from --buffer-size, --subbuf-size, --num-subbufs. */
+static void size_buffers(struct record_opts *o)
 {
-	const char *outdir = NULL, *subbuf = NULL, *num = NULL, *mode = NULL;
-	const char *clock_name = NULL, *events[64];
-	int nr_events = 0, opt, ret = 0;
-	double duration = 0, start, last = 0;
-	bool quiet = false, tty;
-	struct pollfd pfd[MAX_CPUS];
-	struct sigaction sa = { .sa_handler = on_signal };
-	char name[64];
-	struct counts c;
-	const char *switch_timer = NULL;
-	bool flight = false;
+	char a[32], b[32];
 
-	if (argc == 3 && !strcmp(argv[1], "report"))
-		return lrb_report(argv[2]);
-	if (argc >= 2 && !strcmp(argv[1], "snapshot"))
-		return snapshot_main(argc - 1, argv + 1);
-	snprintf(name, sizeof(name), "lrb-record-%d", (int)getpid());
-	while ((opt = getopt_long(argc, argv, "+o:c:s:n:m:k:e:d:qhFT:",
-				  long_opts, NULL)) != -1) {
+	if (o->subbuf_arg)
+		o->subbuf_size = round_setting("--subbuf-size", o->subbuf_arg,
+					       o->subbuf_size, SUBBUF_SIZE_MIN,
+					       SUBBUF_SIZE_MAX, o->quiet);
+	if (o->num_arg)
+		o->num_subbufs = round_setting("--num-subbufs", o->num_arg,
+					       o->num_subbufs, NUM_SUBBUFS_MIN,
+					       NUM_SUBBUFS_MAX, o->quiet);
+	if (o->buffer_arg) {
+		unsigned long long total;
+
+		total = round_setting("--buffer-size", o->buffer_arg,
+				      o->buffer_size,
+				      SUBBUF_SIZE_MIN * NUM_SUBBUFS_MIN,
+				      CPU_BUF_SIZE_MAX, o->quiet);
+		if (o->subbuf_arg && o->num_arg &&
+		    o->subbuf_size * o->num_subbufs != total)
+			usage_error("--buffer-size %s contradicts %s %s x %s %s",
+				    o->buffer_arg, "--subbuf-size", o->subbuf_arg,
+				    "--num-subbufs", o->num_arg);
+		if (!o->subbuf_arg && !o->num_arg) {
+			/* 16 sub-buffers, as the kernel's default, if it can. */
+			o->subbuf_size = total / 16;
+			if (o->subbuf_size < SUBBUF_SIZE_MIN)
+				o->subbuf_size = SUBBUF_SIZE_MIN;
+			if (o->subbuf_size > SUBBUF_SIZE_MAX)
+				o->subbuf_size = SUBBUF_SIZE_MAX;
+		}
+		if (o->subbuf_arg || !o->num_arg)
+			o->num_subbufs = total / o->subbuf_size;
+		else
+			o->subbuf_size = total / o->num_subbufs;
+		if (o->subbuf_size < SUBBUF_SIZE_MIN ||
+		    o->subbuf_size > SUBBUF_SIZE_MAX ||
+		    o->num_subbufs < NUM_SUBBUFS_MIN ||
+		    o->num_subbufs > NUM_SUBBUFS_MAX)
+			usage_error("--buffer-size %s: gives %llu sub-buffers of %s bytes %s",
+				    o->buffer_arg, o->num_subbufs,
+				    size_str(o->subbuf_size, a, sizeof(a)),
+				    "(2 to 1024 sub-buffers of 256 to 4M bytes)");
+	}
+	if (o->subbuf_size * o->num_subbufs > CPU_BUF_SIZE_MAX)
+		usage_error("%llu sub-buffers of %s bytes: more than %s bytes per CPU",
+			    o->num_subbufs, size_str(o->subbuf_size, a, sizeof(a)),
+			    size_str(CPU_BUF_SIZE_MAX, b, sizeof(b)));
+}
+
+static void parse_record(int argc, char **argv, struct record_opts *o)
+{
+	int opt;
+
+	snprintf(o->name, sizeof(o->name), AUTO_PREFIX "%d", (int)getpid());
+	o->subbuf_size = 16384;
+	o->num_subbufs = 16;
+	/* "+": options end at COMMAND; "-" first: report errors ourselves. */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:o:e:B:b:C:qh", record_long,
+				  NULL)) != -1) {
 		switch (opt) {
-		case 'F':
-			flight = true;
+		case 'o':
+			o->outdir = optarg;
 			break;
-		case 'T':
-			switch_timer = optarg;
+		case OPT_FORCE:
+			o->force = true;
 			break;
+		case 'e':
+			if (o->nr_events == 256)
+				usage_error("more than 256 --event options");
+			o->events[o->nr_events++] = optarg;
+			break;
+		case 'B':
+			snprintf(o->name, sizeof(o->name), "%s", optarg);
+			break;
+		case 'b':
+			o->buffer_arg = optarg;
+			o->buffer_size = parse_size("--buffer-size", optarg);
+			break;
+		case OPT_SUBBUF_SIZE:
+			o->subbuf_arg = optarg;
+			o->subbuf_size = parse_size("--subbuf-size", optarg);
+			break;
+		case OPT_NUM_SUBBUFS:
+			o->num_arg = optarg;
+			o->num_subbufs = parse_count("--num-subbufs", optarg);
+			break;
+		case OPT_OVERWRITE:
+			o->mode = "overwrite";
+			break;
+		case OPT_FLIGHT:
+			o->flight = true;
+			o->mode = "overwrite";
+			break;
+		case OPT_SWITCH_TIMER: {
+			char *end;
+
+			errno = 0;
+			o->switch_timer = optarg;
+			o->switch_us = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || *optarg == '-' || errno ||
+			    (o->switch_us && (o->switch_us < SWITCH_TIMER_MIN_US ||
+					      o->switch_us > SWITCH_TIMER_MAX_US)))
+				usage_error("--switch-timer %s: %s %llu to %llu",
+					    optarg, "microseconds, 0 (off) or",
+					    SWITCH_TIMER_MIN_US,
+					    SWITCH_TIMER_MAX_US);
+			break;
+		}
 		case OPT_NO_SPLICE:
 			use_splice = false;
 			break;
-		case 'o':
-			outdir = optarg;
+		case 'C':
+			if (strcmp(optarg, "local") && strcmp(optarg, "global"))
+				usage_error("--clock %s: local or global",
+					    optarg);
+			o->clock_name = optarg;
 			break;
-		case 'c':
-			snprintf(name, sizeof(name), "%s", optarg);
+		case OPT_CPU:
+			o->cpu_list = true;
+			parse_cpus(optarg, o->cpus);
 			break;
-		case 's':
-			subbuf = optarg;
-			break;
-		case 'n':
-			num = optarg;
-			break;
-		case 'm':
-			mode = optarg;
-			break;
-		case 'k':
-			clock_name = optarg;
-			break;
-		case 'e':
-			if (nr_events == 64)
-				die("too many -e");
-			events[nr_events++] = optarg;
-			break;
-		case 'd':
-			duration = atof(optarg);
+		case OPT_DURATION:
+			o->duration = parse_duration(optarg);
 			break;
 		case 'q':
-			quiet = true;
+			o->quiet = true;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = true;
+			break;
+		case 'h':
+			print_help();
+			exit(0);
+		case OPT_VERSION:
+			printf("lrb-record %s\n", LRB_RECORD_VERSION);
+			exit(0);
+		case ':':
+			usage_error("%s needs an argument", argv[optind - 1]);
 			break;
 		default:
-			print_usage();
+			if (optopt)
+				usage_error("unknown option -%c", optopt);
+			usage_error("unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (!outdir)
-		print_usage();
-	if (flight && mode && strcmp(mode, "overwrite"))
-		die("--flight-recorder overwrites: -m %s contradicts it", mode);
-	if (flight)
-		mode = "overwrite";
-	if (mkdir(outdir, 0755) && errno != EEXIST)
-		die("%s: %s", outdir, strerror(errno));
-
-	find_tracefs();
-	create_channel(name);
-	if (subbuf)
-		set("subbuf_size", subbuf);
-	if (num)
-		set("num_subbufs", num);
-	if (mode)
-		set("mode", mode);
-	if (clock_name)
-		set("clock", clock_name);
-	if (switch_timer && put_file("switch_timer", switch_timer))
-		die("--switch-timer %s: microseconds, 0 (off) or %u to %u",
-		    switch_timer, 100, 3600000000U);
-	for (int i = 0; i < nr_events; i++) {
-		char cmd[300];
-		int ret;
-
-		snprintf(cmd, sizeof(cmd), "enable %s\n", events[i]);
-		ret = put_file("events", cmd);
-		if (ret == -ENOENT && !access(chan_dir, F_OK))
-			die("-e %s: no such event (see %s/events)", events[i],
-			    chan_dir);
-		if (ret)
-			die("-e %s: %s", events[i], strerror(-ret));
+	size_buffers(o);
+	if (!o->outdir) {
+		default_dir(o->outbuf, sizeof(o->outbuf), "lrb-trace-");
+		o->outdir = o->outbuf;
 	}
-	if (!flight)
-		open_streams(outdir);
+	if (!o->nr_events) {
+		o->default_events = true;
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(*default_events); i++)
+			o->events[o->nr_events++] = default_events[i];
+		if (!o->quiet)
+			fprintf(stderr,
+				"lrb-record: no --event given: recording -e sched -e irq (lrb-record list shows the events; -e none for annotations only)\n");
+	}
+	if (o->nr_events == 1 && !strcmp(o->events[0], "none"))
+		o->nr_events = 0;
+	for (int i = 0; i < o->nr_events; i++)
+		if (!strcmp(o->events[i], "none"))
+			usage_error("-e none excludes any other --event");
+}
+
+static void print_settings(const struct record_opts *o)
+{
+	char a[32];
+
+	printf("output: %s\nchannel: %s\nsubbuf_size: %s\nnum_subbufs: %llu\nmode: %s\nclock: %s\n",
+	       o->outdir, o->name, size_str(o->subbuf_size, a, sizeof(a)),
+	       o->num_subbufs, o->mode ? o->mode : "discard",
+	       o->clock_name ? o->clock_name : "local");
+	printf("events:");
+	for (int i = 0; i < o->nr_events; i++)
+		printf(" %s", o->events[i]);
+	printf("%s\n", o->nr_events ? "" : " none");
+	if (o->cpu_list) {
+		printf("cpus:");
+		for (int c = 0; c < MAX_CPUS; c++)
+			if (o->cpus[c])
+				printf(" %d", c);
+		putchar('\n');
+	}
+	if (o->duration)
+		printf("duration: %g\n", o->duration);
+	if (o->flight)
+		printf("flight_recorder: 1\n");
+	if (o->switch_timer)
+		printf("switch_timer: %llu\n", o->switch_us);
+}
+
+/* The exit status that the command's @status gives lrb-record. */
+static int command_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = {};
+	struct pollfd pfd[MAX_CPUS];
+	struct sigaction sa = { .sa_handler = on_signal };
+	double start, last = 0;
+	bool tty, ended_child = false;
+	int ret = 0;
+	struct counts c;
+	char num[32];
+
+	parse_record(argc, argv, &o);
+	if (o.dry_run) {
+		prepare_output(o.outdir, o.force, true);
+		print_settings(&o);
+		return 0;
+	}
+	find_tracefs();
+	remove_orphans(o.quiet);
+	prepare_output(o.outdir, o.force, false);
+	create_channel(o.name);
+	snprintf(num, sizeof(num), "%llu", o.subbuf_size);
+	set("subbuf_size", num);
+	snprintf(num, sizeof(num), "%llu", o.num_subbufs);
+	set("num_subbufs", num);
+	if (o.mode)
+		set("mode", o.mode);
+	if (o.clock_name)
+		set("clock", o.clock_name);
+	if (o.switch_timer)
+		set("switch_timer", o.switch_timer);
+	for (int i = 0; i < o.nr_events; i++) {
+		char cmd[300];
+		int err;
+
+		snprintf(cmd, sizeof(cmd), "enable %s\n", o.events[i]);
+		err = put_file("events", cmd);
+		/* A kernel without trace events records annotations only. */
+		if (err == -ENOENT && o.default_events) {
+			if (!o.quiet)
+				fprintf(stderr,
+					"lrb-record: no %s events in this kernel: not recorded\n",
+					o.events[i]);
+			continue;
+		}
+		if (err == -ENOENT && !access(chan_dir, F_OK))
+			die("-e %s: no such event (lrb-record list shows them)",
+			    o.events[i]);
+		if (err)
+			die("-e %s: %s", o.events[i], strerror(-err));
+	}
+	if (!o.flight)
+		open_streams(o.outdir, o.cpu_list ? o.cpus : NULL);
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	set("enable", "1");
 	if (optind < argc)
 		start_child(argv + optind);
-	tty = !quiet && isatty(STDERR_FILENO);
+	tty = !o.quiet && isatty(STDERR_FILENO);
 	start = now();
 	for (int i = 0; i < nr_streams; i++)
 		pfd[i] = (struct pollfd){ .fd = streams[i].fd, .events = POLLIN };
@@ -789,10 +1270,11 @@ int main(int argc, char **argv)
 	while (!stop_signal) {
 		double t = now() - start;
 
-		if (duration && t >= duration)
+		if (o.duration && t >= o.duration)
 			break;
 		if (child > 0 && waitpid(child, &child_status, WNOHANG) == child) {
 			child = -1;
+			ended_child = true;
 			break;
 		}
 		if (poll(pfd, nr_streams, 200) < 0 && errno != EINTR)
@@ -810,7 +1292,7 @@ int main(int argc, char **argv)
 		}
 		if (t - last >= 0.5) {
 			if (tty)
-				progress(t);
+				progress(t, o.cpu_list ? o.cpus : NULL);
 			last = t;
 			for (int i = 0; i < nr_streams; i++)
 				pfd[i].fd = streams[i].fd;
@@ -831,24 +1313,26 @@ int main(int argc, char **argv)
 		drain(&streams[i]);
 	}
 	/* Writers stopped: nothing is reused while the snapshot is read. */
-	if (flight)
-		take_snapshot(outdir, false);
+	if (o.flight)
+		take_snapshot(o.outdir, o.quiet);
 	if (tty)
 		fputc('\n', stderr);
-	copy_metadata(outdir);
-	if (read_counts(&c))
+	copy_metadata(o.outdir);
+	copy_file("stats", o.outdir, ".lrb-stats");
+	if (read_counts(&c, o.cpu_list ? o.cpus : NULL))
 		die("cannot read %s/stats", chan_dir);
-	save_counts(outdir, &c);
 
-	if (!flight)
-		fprintf(stderr,
-			"lrb-record: %.1f s, %llu events in %llu packets, %.1f MiB to %s\n",
-			now() - start, c.delivered,
-			c.subbufs, total_bytes() / 1048576.0, outdir);
-	fprintf(stderr, "lrb-record: written %llu, lost:", c.written);
-	for (int i = 0; i < NR_LOST; i++)
-		fprintf(stderr, " %s %llu", lost_names[i], c.lost[i]);
-	fputc('\n', stderr);
+	if (!o.quiet) {
+		if (!o.flight)
+			fprintf(stderr,
+				"lrb-record: %.1f s, %llu events in %llu packets, %.1f MiB to %s\n",
+				now() - start, c.delivered,
+				c.subbufs, total_bytes() / 1048576.0, o.outdir);
+		fprintf(stderr, "lrb-record: written %llu, lost:", c.written);
+		for (int i = 0; i < NR_LOST; i++)
+			fprintf(stderr, " %s %llu", lost_names[i], c.lost[i]);
+		fputc('\n', stderr);
+	}
 	for (int i = 0; i < nr_streams; i++) {
 		struct stream *s = &streams[i];
 
@@ -865,12 +1349,336 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "lrb-record: cannot remove channel %s: %s\n",
 			chan_name, strerror(-ret));
-		ret = 1;
+		return EXIT_FAILURE;
 	}
-	if (stop_signal)
+	if (stop_signal && !o.quiet)
 		fprintf(stderr, "lrb-record: stopped by signal %d\n", stop_signal);
-	if (WIFEXITED(child_status) && WEXITSTATUS(child_status) && !ret)
-		fprintf(stderr, "lrb-record: command exited with status %d\n",
-			WEXITSTATUS(child_status));
+	if (!ended_child)
+		return 0;
+	ret = command_status(child_status);
+	if (ret && !o.quiet)
+		fprintf(stderr, "lrb-record: %s exited with status %d\n",
+			argv[optind], ret);
 	return ret;
+}
+
+/* The only channel in overwrite mode, for a snapshot without -B. */
+static void pick_overwrite_channel(void)
+{
+	char **names = channel_names(), path[700], *mode;
+	int found = 0;
+
+	for (int i = 0; names[i]; i++) {
+		snprintf(path, sizeof(path), "%s/lrb/%s/mode", tracefs, names[i]);
+		mode = read_all(path, NULL);
+		if (mode && !strncmp(mode, "overwrite", 9)) {
+			if (!found++)
+				snprintf(chan_name, sizeof(chan_name), "%s",
+					 names[i]);
+		}
+		free(mode);
+		free(names[i]);
+	}
+	free(names);
+	if (found > 1)
+		usage_error("%d channels overwrite: name one with -B", found);
+	if (!found)
+		die("no channel overwrites (start one with lrb-record --flight-recorder)");
+}
+
+/* lrb-record snapshot [-B NAME] [-o DIR] */
+static int cmd_snapshot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "channel", required_argument, NULL, 'B' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char path[600], dirbuf[128], *mode;
+	const char *dir = NULL;
+	bool quiet = false;
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":B:o:qh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'B':
+			snprintf(chan_name, sizeof(chan_name), "%s", optarg);
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			print_help();
+			return 0;
+		default:
+			usage_error("snapshot: bad option %s", argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		usage_error("snapshot: unexpected %s", argv[optind]);
+	find_tracefs();
+	if (!chan_name[0])
+		pick_overwrite_channel();
+	snprintf(chan_dir, sizeof(chan_dir), "%s/lrb/%s", tracefs, chan_name);
+	if (access(chan_dir, F_OK))
+		die("no channel %s in %s/lrb", chan_name, tracefs);
+	snprintf(path, sizeof(path), "%s/mode", chan_dir);
+	mode = read_all(path, NULL);
+	if (!mode || strncmp(mode, "overwrite", 9))
+		die("channel %s does not overwrite (mode %s): record it instead",
+		    chan_name, mode ? strtok(mode, "\n") : "unknown");
+	free(mode);
+	if (!dir) {
+		snprintf(path, sizeof(path), "%s-snapshot-", chan_name);
+		default_dir(dirbuf, sizeof(dirbuf), path);
+		dir = dirbuf;
+	}
+	if (mkdir(dir, 0755))
+		die("%s: %s", dir, errno == EEXIST ?
+		    "exists (a snapshot goes to a new directory)" : strerror(errno));
+	take_snapshot(dir, quiet);
+	return 0;
+}
+
+/* The newest lrb-trace-* directory here, for report and view. */
+static const char *newest_trace(void)
+{
+	static char best[256];
+	struct dirent *de;
+	DIR *d = opendir(".");
+
+	best[0] = '\0';
+	while (d && (de = readdir(d)))
+		if (!strncmp(de->d_name, "lrb-trace-", 10) &&
+		    strcmp(de->d_name, best) > 0)
+			snprintf(best, sizeof(best), "%s", de->d_name);
+	if (d)
+		closedir(d);
+	if (!best[0])
+		usage_error("no lrb-trace-* directory here: name the trace directory");
+	return best;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	if (argc > 2)
+		usage_error("report: one trace directory");
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		print_help();
+		return 0;
+	}
+	return lrb_report(argc == 2 ? argv[1] : newest_trace());
+}
+
+/* lrb-record view [DIR] [BABELTRACE2-ARG...] */
+static int cmd_view(int argc, char **argv)
+{
+	const char *dir;
+	char **args;
+	int n = 0;
+
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		print_help();
+		return 0;
+	}
+	dir = argc >= 2 && argv[1][0] != '-' ? argv[1] : newest_trace();
+	if (access(dir, F_OK) || lrb_report_check(dir))
+		usage_error("view: %s is not a trace directory (no metadata)",
+			    dir);
+	args = calloc(argc + 2, sizeof(*args));
+	if (!args)
+		die("out of memory");
+	args[n++] = "babeltrace2";
+	for (int i = argv[1] == dir ? 2 : 1; i < argc; i++)
+		args[n++] = argv[i];
+	args[n++] = (char *)dir;
+	execvp(args[0], args);
+	if (errno == ENOENT)
+		die("babeltrace2 is not installed (%s); %s %s %s",
+		    "apt install babeltrace2, dnf install babeltrace2",
+		    "lrb-record report", dir, "summarizes the trace without it");
+	die("babeltrace2: %s", strerror(errno));
+	return EXIT_FAILURE;
+}
+
+/* A temporary channel for its events file, when none exists. */
+static bool list_channel(char **names)
+{
+	char name[64];
+
+	if (names[0]) {
+		snprintf(chan_name, sizeof(chan_name), "%s", names[0]);
+		snprintf(chan_dir, sizeof(chan_dir), "%s/lrb/%s", tracefs,
+			 chan_name);
+		return false;
+	}
+	snprintf(name, sizeof(name), AUTO_PREFIX "%d", (int)getpid());
+	create_channel(name);
+	set("subbuf_size", "4096");
+	set("num_subbufs", "2");
+	return true;
+}
+
+static void list_events(char **names)
+{
+	char path[700], *text, *line, *save, sys[256] = "";
+	bool temp = list_channel(names);
+
+	snprintf(path, sizeof(path), "%s/events", chan_dir);
+	text = read_all(path, NULL);
+	if (!text)
+		die("%s: %s (kernel built without CONFIG_LRB_MARKERS?)", path,
+		    strerror(errno));
+	puts("Events: SYSTEM:NAME for trace events, NAME for markers");
+	puts("(-e takes either, a SYSTEM, a glob, or all):");
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[256], *colon;
+		unsigned int id;
+
+		if (line[0] == '#' || sscanf(line, "%255s %u", name, &id) != 2)
+			continue;
+		colon = strchr(name, ':');
+		if (colon) {
+			*colon = '\0';
+			if (strcmp(sys, name)) {
+				snprintf(sys, sizeof(sys), "%s", name);
+				printf("  %s:\n", sys);
+			}
+			printf("    %s:%s\n", name, colon + 1);
+		} else {
+			if (strcmp(sys, "(markers)")) {
+				snprintf(sys, sizeof(sys), "(markers)");
+				printf("  %s:\n", sys);
+			}
+			printf("    %s\n", name);
+		}
+	}
+	free(text);
+	if (temp)
+		remove_channel();
+}
+
+static void list_channels(char **names)
+{
+	static const char * const files[] = {
+		"enable", "mode", "subbuf_size", "num_subbufs", "clock",
+		"switch_timer",
+	};
+
+	printf("Channels:%s\n", names[0] ? "" : " none");
+	for (int i = 0; names[i]; i++) {
+		printf("  %s:", names[i]);
+		for (size_t f = 0; f < sizeof(files) / sizeof(*files); f++) {
+			char path[700], *v;
+
+			snprintf(path, sizeof(path), "%s/lrb/%s/%s", tracefs,
+				 names[i], files[f]);
+			v = read_all(path, NULL);
+			if (v)
+				printf(" %s=%s", files[f], strtok(v, "\n") ?: "");
+			free(v);
+		}
+		printf("%s\n", channel_orphaned(names[i]) ?
+		       " (orphaned: lrb-record reset removes it)" : "");
+	}
+}
+
+/* lrb-record list [events | channels] */
+static int cmd_list(int argc, char **argv)
+{
+	bool events = true, chans = true;
+	char **names;
+
+	if (argc > 2)
+		usage_error("list: events, channels, or nothing for both");
+	if (argc == 2) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			print_help();
+			return 0;
+		}
+		events = !strcmp(argv[1], "events");
+		chans = !strcmp(argv[1], "channels");
+		if (!events && !chans)
+			usage_error("list %s: events, channels, or nothing for both",
+				    argv[1]);
+	}
+	find_tracefs();
+	names = channel_names();
+	if (events)
+		list_events(names);
+	if (chans)
+		list_channels(names);
+	return 0;
+}
+
+/* lrb-record reset [--all | NAME...] */
+static int cmd_reset(int argc, char **argv)
+{
+	bool all = argc == 2 && !strcmp(argv[1], "--all");
+	char **names;
+	int ret = 0, n = 0;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		print_help();
+		return 0;
+	}
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && !all)
+			usage_error("reset: unknown option %s", argv[i]);
+	find_tracefs();
+	if (argc == 1) {
+		n = remove_orphans(false);
+		fprintf(stderr, "lrb-record: %d orphaned channel%s removed\n",
+			n, n == 1 ? "" : "s");
+		return 0;
+	}
+	names = all ? channel_names() : argv + 1;
+	for (int i = 0; names[i]; i++) {
+		int err = remove_named(names[i]);
+
+		if (err)
+			fprintf(stderr, "lrb-record: cannot remove channel %s: %s\n",
+				names[i], err == -ENOENT ? "no such channel" :
+				err == -EBUSY ? "a reader has it open" :
+				strerror(-err));
+		else
+			n++;
+		ret |= !!err;
+	}
+	fprintf(stderr, "lrb-record: %d channel%s removed\n", n,
+		n == 1 ? "" : "s");
+	return ret ? EXIT_FAILURE : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} cmds[] = {
+		{ "record", cmd_record },
+		{ "report", cmd_report },
+		{ "view", cmd_view },
+		{ "list", cmd_list },
+		{ "snapshot", cmd_snapshot },
+		{ "reset", cmd_reset },
+	};
+
+	if (argc >= 2 && !strcmp(argv[1], "help")) {
+		print_help();
+		return 0;
+	}
+	for (size_t i = 0; argc >= 2 && i < sizeof(cmds) / sizeof(*cmds); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	if (argc >= 2 && argv[1][0] != '-')
+		usage_error("unknown command %s", argv[1]);
+	return cmd_record(argc, argv);
 }

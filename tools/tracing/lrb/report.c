@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrb-record report DIR: per-event and per-CPU summary of an LRB trace
- * directory, read straight from its packets (no CTF library needed).
+ * lrb-record report DIR: per-CPU and per-event summary of an LRB trace
+ * directory, read straight from its packets (no CTF library needed): the
+ * counts, the rate of each event over the trace, its first and last
+ * events, and the kernel's counters that lrb-record saved beside it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -10,16 +12,93 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/lrb.h>
 
+#include "lrb-record.h"
+
 #define MAX_EVENTS	65536
+#define MAX_STREAMS	1024
+
+const char * const lost_names[NR_LOST] = {
+	"full", "overwritten", "too_big", "nested", "nmi",
+};
+
+static void counts_add(struct counts *c, const char *key,
+		       unsigned long long v)
+{
+	if (!strcmp(key, "written"))
+		c->written += v;
+	else if (!strcmp(key, "delivered"))
+		c->delivered += v;
+	else if (!strcmp(key, "subbufs"))
+		c->subbufs += v;
+	else if (!strcmp(key, "corrupt"))
+		c->corrupt += v;
+	else if (!strncmp(key, "lost_", 5))
+		for (int i = 0; i < NR_LOST; i++)
+			if (!strcmp(key + 5, lost_names[i]))
+				c->lost[i] += v;
+}
+
+/*
+ * Sum the "key: value" lines of a stats file (blocks opened by "cpu: N" or
+ * "cpu: total") over the CPUs below @max that @cpus selects, or take the
+ * total block if @cpus is NULL; keys it does not know are skipped. @text
+ * is cut up. Returns 0, or -1 if no block was selected.
+ */
+int parse_counts(char *text, struct counts *c, const bool *cpus, int max)
+{
+	bool in = false, found = false;
+	char *line, *save;
+
+	memset(c, 0, sizeof(*c));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long v;
+		char key[32];
+		int cpu;
+
+		if (!strncmp(line, "cpu: ", 5)) {
+			if (!strcmp(line + 5, "total"))
+				in = !cpus;
+			else
+				in = cpus && sscanf(line + 5, "%d", &cpu) == 1 &&
+				     cpu >= 0 && cpu < max && cpus[cpu];
+			found |= in;
+			continue;
+		}
+		if (in && sscanf(line, "%31[^:]: %llu", key, &v) == 2)
+			counts_add(c, key, v);
+	}
+	return found ? 0 : -1;
+}
 
 struct event_name {
 	char *name;
-	__u64 count;
+	unsigned long long count;
 };
 
 static struct event_name events[MAX_EVENTS];
+
+/* One event, for the first and last of the trace. */
+struct event_at {
+	unsigned long long ts;
+	int cpu;
+	unsigned int id;
+	bool set;
+};
+
+static struct event_at first_ev, last_ev;
+
+/* 0 if @dir holds a CTF metadata file. */
+int lrb_report_check(const char *dir)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	return access(path, R_OK);
+}
 
 /* Event names and ids from the TSDL: the name and id of each event block. */
 static int read_metadata(const char *dir)
@@ -32,7 +111,9 @@ static int read_metadata(const char *dir)
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "lrb-record report: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "lrb-record report: %s: %s%s\n", path,
+			strerror(errno),
+			errno == ENOENT ? " (not a trace directory)" : "");
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -53,16 +134,60 @@ static int read_metadata(const char *dir)
 
 struct stream_sum {
 	int cpu;
-	__u64 packets, events, discarded, missing, bytes;
-	__u64 first_ts, last_ts;
+	unsigned long long packets, events, discarded, missing, bytes;
+	unsigned long long first_ts, last_ts;
 	bool bad;
 };
+
+static void note_event(unsigned long long ts, int cpu, unsigned int id)
+{
+	if (!first_ev.set || ts < first_ev.ts)
+		first_ev = (struct event_at){ ts, cpu, id, true };
+	if (!last_ev.set || ts >= last_ev.ts)
+		last_ev = (struct event_at){ ts, cpu, id, true };
+}
+
+/* Count the records of one packet; false if they do not end at @csize. */
+static bool read_records(const unsigned char *pkt, size_t csize,
+			 struct stream_sum *s, unsigned long long ts)
+{
+	size_t off = sizeof(struct lrb_packet_header);
+
+	while (off < csize) {
+		const struct lrb_record_header *rh = (const void *)(pkt + off);
+		const struct lrb_record_header_ext *rx = (const void *)(pkt + off);
+		unsigned int id = rh->id;
+		size_t hlen = sizeof(*rh);
+
+		if (off + sizeof(*rh) > csize)
+			break;
+		if (id == LRB_ID_EXTENDED) {
+			if (off + sizeof(*rx) > csize)
+				break;
+			id = rx->id;
+			hlen = sizeof(*rx);
+			ts = rx->ts;
+		} else {
+			/* The bits above 32 are those of the previous record. */
+			ts = (ts & ~0xffffffffULL) | rh->ts_low;
+		}
+		if (id < MAX_EVENTS)
+			events[id].count++;
+		note_event(ts, s->cpu, id);
+		s->events++;
+		off += hlen + rh->len;
+		if (off < csize)
+			off = (off + LRB_RECORD_ALIGN - 1) &
+			      ~(size_t)(LRB_RECORD_ALIGN - 1);
+	}
+	return off == csize;
+}
 
 static void read_stream(const char *path, struct stream_sum *s)
 {
 	struct lrb_packet_header ph;
 	unsigned char *pkt = NULL;
-	__u64 next_seq = 0;
+	unsigned long long next_seq = 0;
 	bool first = true;
 	FILE *f;
 
@@ -73,14 +198,19 @@ static void read_stream(const char *path, struct stream_sum *s)
 	}
 	while (fread(&ph, sizeof(ph), 1, f) == 1) {
 		size_t psize = ph.packet_size / 8, csize = ph.content_size / 8;
-		size_t off = sizeof(ph);
+		unsigned char *p;
 
 		if (ph.magic != LRB_PACKET_MAGIC || psize < sizeof(ph) ||
 		    csize > psize || psize > (64UL << 20)) {
 			s->bad = true;
 			break;
 		}
-		pkt = realloc(pkt, psize);
+		p = realloc(pkt, psize);
+		if (!p) {
+			s->bad = true;
+			break;
+		}
+		pkt = p;
 		memcpy(pkt, &ph, sizeof(ph));
 		if (fread(pkt + sizeof(ph), psize - sizeof(ph), 1, f) != 1) {
 			s->bad = true;
@@ -97,40 +227,49 @@ static void read_stream(const char *path, struct stream_sum *s)
 		s->last_ts = ph.timestamp_end;
 		s->packets++;
 		s->bytes += psize;
-		while (off < csize) {
-			const struct lrb_record_header *rh = (void *)(pkt + off);
-			const struct lrb_record_header_ext *rx = (void *)(pkt + off);
-			unsigned int id = rh->id;
-			size_t hlen = sizeof(*rh);
-
-			if (off + sizeof(*rh) > csize)
-				break;
-			if (id == LRB_ID_EXTENDED) {
-				id = rx->id;
-				hlen = sizeof(*rx);
-			}
-			if (id < MAX_EVENTS)
-				events[id].count++;
-			s->events++;
-			off += hlen + rh->len;
-			if (off < csize)
-				off = (off + LRB_RECORD_ALIGN - 1) &
-				      ~(size_t)(LRB_RECORD_ALIGN - 1);
-		}
-		if (off != csize)
+		if (!read_records(pkt, csize, s, ph.timestamp_begin))
 			s->bad = true;
 	}
 	free(pkt);
 	fclose(f);
 }
 
+static const char *event_name(unsigned int id)
+{
+	return id < MAX_EVENTS && events[id].name ? events[id].name :
+	       "(unknown id)";
+}
+
+/* The kernel's counters that lrb-record saved with the trace, if any. */
+static void print_kernel_counts(const char *dir)
+{
+	char path[4096], *text;
+	struct counts c;
+
+	snprintf(path, sizeof(path), "%s/.lrb-stats", dir);
+	text = read_all(path, NULL);
+	if (!text)
+		return;
+	if (!parse_counts(text, &c, NULL, 0)) {
+		printf("\nkernel: written %llu, delivered %llu, lost:", c.written,
+		       c.delivered);
+		for (int i = 0; i < NR_LOST; i++)
+			printf(" %s %llu", lost_names[i], c.lost[i]);
+		printf("; sub-buffers %llu, corrupt %llu\n", c.subbufs,
+		       c.corrupt);
+	}
+	free(text);
+}
+
 int lrb_report(const char *dir)
 {
-	struct stream_sum sums[1024], tot = { 0 };
-	__u64 t0 = ~0ULL, t1 = 0;
+	static struct stream_sum sums[MAX_STREAMS];
+	struct stream_sum tot = { 0 };
+	unsigned long long t0 = ~0ULL, t1 = 0;
 	char path[4096];
 	struct dirent *de;
 	int n = 0, ret = 0;
+	double span;
 	DIR *d;
 
 	if (read_metadata(dir))
@@ -140,7 +279,7 @@ int lrb_report(const char *dir)
 		fprintf(stderr, "lrb-record report: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
-	while ((de = readdir(d)) && n < 1024) {
+	while ((de = readdir(d)) && n < MAX_STREAMS) {
 		if (strncmp(de->d_name, "stream_", 7))
 			continue;
 		memset(&sums[n], 0, sizeof(sums[n]));
@@ -173,19 +312,29 @@ int lrb_report(const char *dir)
 	}
 	printf("%-6s %10llu %12llu %12llu %14llu %12llu\n\n", "total", tot.packets, tot.events,
 	       tot.discarded, tot.missing, tot.bytes);
-	printf("%-32s %12s\n", "event", "count");
+	span = t1 > t0 ? (t1 - t0) / 1e9 : 0;
+	printf("%-40s %12s %12s\n", "event", "count", "per_second");
 	for (int id = 0; id < MAX_EVENTS; id++) {
 		if (!events[id].count)
 			continue;
-		printf("%-32s %12llu\n",
-		       events[id].name ? events[id].name : "(unknown id)",
-		       events[id].count);
+		printf("%-40s %12llu %12.1f\n", event_name(id), events[id].count,
+		       span ? events[id].count / span : 0.0);
 		if (!events[id].name)
 			ret = 1;
 	}
-	if (t1 > t0)
-		printf("\nspan %.6f s; events discarded (from packet headers) %llu; %s %llu\n",
-		       (t1 - t0) / 1e9, tot.discarded,
+	if (span)
+		printf("\nspan %.6f s (%.9f to %.9f); %s %llu; %s %llu\n",
+		       span, t0 / 1e9, t1 / 1e9,
+		       "events discarded (from packet headers)", tot.discarded,
 		       "packets lost to overwriting", tot.missing);
+	if (first_ev.set) {
+		printf("first event %llu.%09llu cpu %d %s\n",
+		       first_ev.ts / 1000000000, first_ev.ts % 1000000000,
+		       first_ev.cpu, event_name(first_ev.id));
+		printf("last event  %llu.%09llu cpu %d %s\n",
+		       last_ev.ts / 1000000000, last_ev.ts % 1000000000,
+		       last_ev.cpu, event_name(last_ev.id));
+	}
+	print_kernel_counts(dir);
 	return ret;
 }

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -121,25 +123,37 @@ static int annotate(const char *text)
 	return put(cpath("annotate"), text);
 }
 
-/* Total "written" / "delivered" / lost_full of the channel. */
-static long long stat_total(int col)
+/* The value of @key in the block of @cpu ("total" for all) of the stats file. */
+static long long stat_of(const char *cpu, const char *key)
 {
-	char buf[8192], *p;
-	long long v[9];
+	static char buf[65536];
+	char head[32], *p, *line;
+	size_t n = strlen(key);
+	long long v;
 
 	if (get(cpath("stats"), buf, sizeof(buf)))
 		return -1;
-	p = strstr(buf, "\ntotal");
-	if (!p || sscanf(p + 6, "%lld %lld %lld %lld %lld %lld %lld %lld",
-			 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-			 &v[7]) != 8)
+	snprintf(head, sizeof(head), "cpu: %s\n", cpu);
+	p = strstr(buf, head);
+	if (!p)
 		return -1;
-	return v[col];
+	/* The block ends with an empty line. */
+	for (line = strtok(p + strlen(head), "\n");
+	     line && strncmp(line, "cpu: ", 5); line = strtok(NULL, "\n"))
+		if (!strncmp(line, key, n) && line[n] == ':' &&
+		    sscanf(line + n + 1, "%lld", &v) == 1)
+			return v;
+	return -1;
 }
 
-#define WRITTEN		0
-#define DELIVERED	1
-#define LOST_FULL	2
+static long long stat_total(const char *key)
+{
+	return stat_of("total", key);
+}
+
+#define WRITTEN		"written"
+#define DELIVERED	"delivered"
+#define LOST_FULL	"lost_full"
 
 struct rec {
 	int cpu;
@@ -254,7 +268,12 @@ TEST_F(chan, happy_mmap_ioctl_poll)
 	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_SUBBUF_SIZE, &size));
 	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_PADDED_SIZE, &padded));
 	EXPECT_EQ(SUBBUF, padded);
-	EXPECT_EQ(sizeof(struct lrb_packet_header) + 8 + 7, size);
+	/*
+	 * "mapped" and its NUL, after a compact or (the bits above 32 of the
+	 * clock changed since the buffer's last record) an extended header.
+	 */
+	EXPECT_TRUE(size == sizeof(struct lrb_packet_header) + 8 + 7 ||
+		    size == sizeof(struct lrb_packet_header) + 16 + 7);
 	EXPECT_EQ(1, packet_records(map + off, "mapped"));
 	EXPECT_EQ(0, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
 	EXPECT_EQ(1, stat_total(DELIVERED));
@@ -540,18 +559,143 @@ TEST_F(chan, mmap_beyond_buffer)
 	close(fd);
 }
 
-TEST_F(chan, read_one_byte_buffer)
+TEST_F(chan, read_small_buffers)
 {
-	unsigned char pkt[SUBBUF];
+	unsigned char pkt[SUBBUF], part[SUBBUF];
+	size_t got = 0, step = 1;
+	uint64_t pos;
+	ssize_t n;
 	int fd = one_packet();
 
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-1, read(fd, pkt, 1));
-	EXPECT_EQ(EINVAL, errno);
-	/* The packet is still there for a big enough buffer. */
+	/* One byte, then 100 at a time: the packet comes in pieces. */
+	while (got < SUBBUF) {
+		n = read(fd, part + got, step);
+		ASSERT_LT(0, n);
+		ASSERT_GE((ssize_t)step, n);
+		got += n;
+		step = 100;
+		/* Another way of taking a sub-buffer waits for the end. */
+		if (got == 1) {
+			EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos));
+			EXPECT_EQ(EBUSY, errno);
+		}
+	}
+	EXPECT_EQ(SUBBUF, got);
+	EXPECT_EQ(1, packet_records(part, "kept"));
+	/* Released to the writers when first copied: delivered. */
+	EXPECT_EQ(1, stat_total(DELIVERED));
+	EXPECT_EQ(-1, read(fd, pkt, 10));
+	EXPECT_EQ(EAGAIN, errno);
+	/* A second packet, read whole: the same layout as the pieces. */
+	ASSERT_EQ(0, annotate("kept"));
+	ASSERT_EQ(0, ioctl(fd, LRB_IOC_FLUSH));
 	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
 	EXPECT_EQ(1, packet_records(pkt, "kept"));
-	EXPECT_EQ(1, stat_total(DELIVERED));
+	EXPECT_EQ(0, memcmp(pkt, part, 8));
+	close(fd);
+}
+
+#define TRACEFS_DIR	"/sys/kernel/tracing"
+#define TRACING_GID	4242
+
+/*
+ * As user @uid in group @gid with the supplementary @groups: create a
+ * channel, record one annotation and read it back. Returns 0; 10 if
+ * refused with EACCES (also reading the fixture's channel); else the step
+ * that failed.
+ */
+static int record_as(uid_t uid, gid_t gid, const gid_t *groups, int n)
+{
+	char name[32], fixture[256], pkt[SUBBUF];
+	int fd, ret;
+
+	snprintf(fixture, sizeof(fixture), "%s", cpath("stats"));
+	if (setgroups(n, groups) || setgid(gid) || setuid(uid))
+		return 1;
+	snprintf(name, sizeof(name), "kstg%d", getpid());
+	ret = chan_control("create", name);
+	if (ret == -EACCES)
+		return open(fixture, O_RDONLY) < 0 && errno == EACCES ? 10 : 2;
+	if (ret)
+		return 2;
+	snprintf(chan_dir, sizeof(chan_dir), LRB_DIR "/%s", name);
+	if (put(cpath("subbuf_size"), "4096") || put(cpath("enable"), "1"))
+		return 3;
+	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
+	if (fd < 0 || annotate("group") || ioctl(fd, LRB_IOC_FLUSH))
+		return 4;
+	if (read(fd, pkt, sizeof(pkt)) != SUBBUF ||
+	    packet_records((unsigned char *)pkt, "group") != 1)
+		return 5;
+	close(fd);
+	return chan_control("remove", name) ? 6 : 0;
+}
+
+static int run_as(uid_t uid, gid_t gid, const gid_t *groups, int n)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(record_as(uid, gid, groups, n));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST_F(chan, tracing_group)
+{
+	const gid_t member[] = { TRACING_GID };
+	char opts[64];
+	struct stat st;
+
+	/* tracefs mounted with gid=, as ftrace allows since 5.16. */
+	ASSERT_EQ(0, stat(TRACEFS_DIR, &st));
+	if (mount("nodev", TRACEFS_DIR, NULL, MS_REMOUNT, "gid=4242,mode=0750"))
+		SKIP(return, "cannot remount tracefs: %s", strerror(errno));
+	/* A member of the group records, as any user... */
+	EXPECT_EQ(0, run_as(4244, 4243, member, 1));
+	/* ... and a user outside it can neither create nor read a channel. */
+	EXPECT_EQ(10, run_as(4245, 4243, NULL, 0));
+	snprintf(opts, sizeof(opts), "gid=%u,mode=0%o", (unsigned int)st.st_gid,
+		 (unsigned int)(st.st_mode & 07777));
+	ASSERT_EQ(0, mount("nodev", TRACEFS_DIR, NULL, MS_REMOUNT, opts));
+}
+
+TEST_F(chan, stats_keys)
+{
+	static const char * const keys[] = {
+		"written", "delivered", "lost_full", "lost_overwritten",
+		"lost_too_big", "lost_nested", "lost_nmi", "subbufs", "corrupt",
+	};
+	long long sum[ARRAY_SIZE(keys)] = {}, v;
+	char cpu[16];
+	int fd = one_packet(), c;
+	size_t i;
+	unsigned char pkt[SUBBUF];
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	/* A block per possible CPU, numbered from 0. */
+	for (c = 0; ; c++) {
+		snprintf(cpu, sizeof(cpu), "%d", c);
+		if (stat_of(cpu, "written") < 0)
+			break;
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
+			v = stat_of(cpu, keys[i]);
+			EXPECT_LE(0, v) TH_LOG("cpu %d: no %s", c, keys[i]);
+			sum[i] += v;
+		}
+	}
+	ASSERT_LT(0, c);
+	/* The total block is the sum of the CPUs'. */
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		EXPECT_EQ(sum[i], stat_total(keys[i])) TH_LOG("key %zu", i);
+	EXPECT_EQ(1, stat_of("0", "written"));
+	EXPECT_EQ(1, stat_of("0", "delivered"));
+	EXPECT_EQ(1, stat_of("0", "subbufs"));
+	EXPECT_EQ(-1, stat_of("0", "no_such_key"));
 	close(fd);
 }
 
@@ -1710,14 +1854,14 @@ TEST_F(chan, splice_matches_read_and_mmap)
 	close(p[1]);
 }
 
-TEST_F(chan, splice_pipe_too_small)
+TEST_F(chan, splice_small_pipe)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned char *pkt = malloc(2 * page);
 	char size[32];
 	int fd, p[2];
 
-	/* A packet of two pages, a pipe of one. */
+	/* A packet of two pages, a pipe of one: it comes in two pieces. */
 	ASSERT_NE(NULL, pkt);
 	snprintf(size, sizeof(size), "%ld", 2 * page);
 	ASSERT_EQ(0, put(cpath("subbuf_size"), size));
@@ -1728,11 +1872,13 @@ TEST_F(chan, splice_pipe_too_small)
 	ASSERT_EQ(page, fcntl(p[1], F_SETPIPE_SZ, page));
 	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-1, splice(fd, NULL, p[1], NULL, 65536, 0));
-	EXPECT_EQ(EINVAL, errno);
-	/* Nothing lost: read() still gets it. */
-	ASSERT_EQ(2 * page, read(fd, pkt, 2 * page));
+	EXPECT_EQ(page, splice(fd, NULL, p[1], NULL, 65536, 0));
+	EXPECT_EQ(page, read(p[0], pkt, page));
+	EXPECT_EQ(page, splice(fd, NULL, p[1], NULL, 65536, 0));
+	EXPECT_EQ(page, read(p[0], pkt + page, page));
 	EXPECT_EQ(1, packet_records(pkt, "big"));
+	/* Then end of file: the channel is disabled and drained. */
+	EXPECT_EQ(0, splice(fd, NULL, p[1], NULL, 65536, 0));
 	free(pkt);
 	close(fd);
 	close(p[0]);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* lrb-record: what its commands share. */
+#ifndef LRB_RECORD_H
+#define LRB_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NR_LOST		5
+
+/* The causes of loss, as the stats file names them after "lost_". */
+extern const char * const lost_names[NR_LOST];
+
+/* Counters of a channel, from its stats file. */
+struct counts {
+	unsigned long long written, delivered, lost[NR_LOST], subbufs, corrupt;
+};
+
+int parse_counts(char *text, struct counts *c, const bool *cpus, int max);
+char *read_all(const char *path, size_t *lenp);
+int lrb_report_check(const char *dir);
+int lrb_report(const char *dir);
+
+#endif
