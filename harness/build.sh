@@ -1,10 +1,13 @@
 #!/bin/bash
 # build.sh ARCH VARIANT: configure and build one kernel out of tree.
 #   ARCH    x86_64 | um
-#   VARIANT local | irqoff | off | broken  (LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF,
-#           CONFIG_LRB=n, LRB_SYNC_LOCAL with LRB_TORTURE_BROKEN_RETRY,
-#           LRB_SYNC_LOCAL with lockdep+KASAN+UBSAN, LRB_SYNC_LOCAL with KCSAN)
-# Output: build/out/ARCH-VARIANT (O= dir).  Uses ccache, make -j$(nproc).
+#   VARIANT local | irqoff | off | debug | kcsan | planted-NAME
+#           (LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF, CONFIG_LRB=n, LRB_SYNC_LOCAL
+#           with lockdep+KASAN+UBSAN, LRB_SYNC_LOCAL with KCSAN, and
+#           LRB_SYNC_LOCAL with the bug of harness/planted/NAME.patch)
+# Output: build/out/ARCH-VARIANT (O= dir; ARCH-planted for every planted
+# bug, so that only what a bug changes is rebuilt).  Uses ccache,
+# make -j$(nproc).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -17,7 +20,23 @@ case $variant in
 local) vfrag=$here/config/sync-local.config ;;
 irqoff) vfrag=$here/config/sync-irqoff.config ;;
 off) vfrag=$here/config/lrb-off.config ;;
-broken) vfrag=$here/config/broken-retry.config ;;
+planted-*)
+	# The bug goes into a copy of the tree (hard links, but real copies
+	# of the files any planted bug changes), never into the tree itself.
+	patchf=$here/planted/${variant#planted-}.patch
+	[ -f "$patchf" ] || { echo "build.sh: no $patchf" >&2; exit 2; }
+	vfrag=$here/config/sync-local.config
+	copy=$top/build/linux-planted
+	rm -rf "$copy"
+	cp -al "$src" "$copy"
+	for f in $(sed -n 's|^+++ b/||p' "$here"/planted/*.patch | sort -u); do
+		cp --remove-destination "$src/$f" "$copy/$f"
+	done
+	patch -s -p1 -d "$copy" <"$patchf"
+	src=$copy
+	out=${LRB_OUT:-$top/build/out}/$arch-planted
+	mkdir -p "$out"
+	;;
 debug | kcsan) vfrag=$here/config/$variant.config ;;
 *) echo "build.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac

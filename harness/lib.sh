@@ -55,7 +55,7 @@ series_patches() {
 static_checks() {
 	local p f cfiles
 	for p in $(series_patches); do
-		check "checkpatch $p" bash -c "cd '$tree' && scripts/checkpatch.pl --strict --no-tree -q '$top/patches/$p'; test \${PIPESTATUS[0]:-\$?} -eq 0"
+		check "checkpatch $p" bash -c "cd '$tree' && scripts/checkpatch.pl --strict -q '$top/patches/$p'; test \${PIPESTATUS[0]:-\$?} -eq 0"
 	done
 	cfiles=$(series_files | grep -E '\.[ch]$')
 	check "kernel-doc on new files" bash -c "cd '$tree' && out=\$(scripts/kernel-doc -none $(echo $cfiles) 2>&1); echo \"\$out\"; test -z \"\$out\""

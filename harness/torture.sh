@@ -1,6 +1,6 @@
 #!/bin/bash
 # torture.sh VARIANT MODE DURATION [EXPECT]: boot the x86_64 kernel of
-# VARIANT (local, irqoff, broken) on 4 CPUs with lrb_torture running for
+# VARIANT (local, irqoff, planted, ...) on 4 CPUs with lrb_torture running for
 # DURATION seconds in MODE (0 discard, 1 overwrite); print the result
 # block; exit 0 if the outcome is EXPECT (PASS, the default, or FAIL) and
 # the console shows no splat.

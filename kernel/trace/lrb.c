@@ -298,11 +298,6 @@ static __always_inline bool lrb_offset_publish(struct lrb_cpu_buf *buf,
 					       unsigned long old,
 					       unsigned long new)
 {
-#ifdef CONFIG_LRB_TORTURE_BROKEN_RETRY
-	/* Deliberately wrong, for the torture test: see Kconfig. */
-	local_set(&buf->offset, new);
-	return true;
-#endif
 	return local_cmpxchg(&buf->offset, old, new) == old;
 }
 

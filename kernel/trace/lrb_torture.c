@@ -27,12 +27,12 @@
 #include <linux/lrb.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/nmi.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
-#include <asm/nmi.h>
 #endif
 
 static int duration;

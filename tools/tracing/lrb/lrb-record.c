@@ -125,16 +125,22 @@ static int remove_channel(void)
 	return remove_named(chan_name);
 }
 
+/* "lrb-record: " and the message on stderr. */
+static void vmessage(const char *fmt, va_list ap)
+{
+	fputs("lrb-record: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 /* A failure while tracing: exit status 1, the channel removed. */
 static void die(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("lrb-record: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	remove_channel();
 	exit(EXIT_FAILURE);
 }
@@ -145,10 +151,9 @@ static void usage_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("lrb-record: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'lrb-record --help'.\n", stderr);
+	fputs("Try 'lrb-record --help'.\n", stderr);
 	exit(2);
 }
 
