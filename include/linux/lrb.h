@@ -146,19 +146,18 @@ struct lrb_stats {
  * @data: where the payload goes; @len bytes.
  * @len: payload length asked for.
  * @ts: the record's timestamp.
- * @buf: private: the CPU buffer.
- * @cc_index: private: sub-buffer whose commit count the commit adds to.
- * @commit_size: private: bytes the commit adds (slot, and packet header
- *	when the slot opened the sub-buffer).
- * @flags: private: saved interrupt state (CONFIG_LRB_SYNC_IRQOFF).
  */
 struct lrb_slot {
 	void *data;
 	size_t len;
 	u64 ts;
+	/* private: for lrb_commit() */
 	struct lrb_cpu_buf *buf;
+	/* the sub-buffer whose commit count the commit adds to */
 	unsigned long cc_index;
+	/* bytes it adds: the slot, and the packet header if it opened it */
 	unsigned long commit_size;
+	/* saved interrupt state (CONFIG_LRB_SYNC_IRQOFF) */
 	unsigned long flags;
 };
 
@@ -168,13 +167,13 @@ struct lrb_slot {
  * @content_size: bytes of header and records.
  * @padded_size: bytes of the whole sub-buffer.
  * @records: number of records in it.
- * @pos: private: free-running position of the sub-buffer.
  */
 struct lrb_subbuf {
 	const void *data;
 	size_t content_size;
 	size_t padded_size;
 	unsigned long records;
+	/* private: free-running position of the sub-buffer */
 	unsigned long pos;
 };
 
@@ -194,25 +193,28 @@ struct lrb_record {
 
 /**
  * struct lrb_record_iter - cursor over the records of a sub-buffer
- * @offset: private: byte offset of the next record.
- * @ts: private: timestamp of the previous record.
+ *
+ * Zero it before the first lrb_record_next().
  */
 struct lrb_record_iter {
+	/* private: byte offset of the next record */
 	size_t offset;
+	/* timestamp of the previous record */
 	u64 ts;
 };
 
 /**
  * struct lrb_dump - cursor over the newest records of a CPU buffer
- * @buf: private: the CPU buffer.
- * @sb: private: a view of the sub-buffer being read.
- * @it: private: the cursor in it.
- * @end: private: the write position when the dump began.
+ *
+ * Filled in by lrb_dump_begin(), for lrb_dump_next().
  */
 struct lrb_dump {
+	/* private: the CPU buffer */
 	struct lrb_cpu_buf *buf;
+	/* a view of the sub-buffer being read, and the cursor in it */
 	struct lrb_subbuf sb;
 	struct lrb_record_iter it;
+	/* the write position when the dump began */
 	unsigned long end;
 };
 

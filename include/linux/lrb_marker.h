@@ -85,9 +85,6 @@ struct seq_buf;
  * @print: write the payload's fields as " name=value" for a crash dump
  *	(lrb_events_print()), reading nothing beyond @len bytes and taking
  *	no lock; NULL for a marker, which is printed from @fields.
- * @tsdl: private: the CTF declarations, made at registration.
- * @links: private: the running links, an RCU list the writers walk.
- * @list: private: in the registry.
  */
 struct lrb_event {
 	const char *name;
@@ -99,8 +96,11 @@ struct lrb_event {
 	int (*describe)(struct lrb_event *ev, struct seq_buf *s);
 	void (*print)(struct lrb_event *ev, struct seq_buf *s,
 		      const void *data, size_t len);
+	/* private: the CTF declarations, made at registration */
 	char *tsdl;
+	/* the running links, an RCU list the writers walk */
 	struct list_head links;
+	/* in the registry */
 	struct list_head list;
 };
 
