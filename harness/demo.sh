@@ -18,12 +18,7 @@ echo "building the x86_64 kernel with LRB (first time: ~5 min with 2 cores; then
 stage "build x86_64 LRB_SYNC_LOCAL" "$here/build.sh" x86_64 local >"$logdir/build-x86_64-local.log" 2>&1 ||
 	{ tail -n 30 "$logdir/build-x86_64-local.log"; exit 1; }
 echo "building lrb-record (tools/tracing/lrb) against the series' uapi headers"
-build_tool() {
-	make -s -C "$tree" O="$out" ARCH=x86_64 headers &&
-	make -s -C "$tree/tools/tracing/lrb" OUTPUT="$work/bin/" LDFLAGS=-static \
-		KHDR_INCLUDES="-isystem $out/usr/include"
-}
-stage "build lrb-record" build_tool >"$logdir/demo-tool.log" 2>&1 || { cat "$logdir/demo-tool.log"; exit 1; }
+stage "build lrb-record" build_lrb_record "$work/bin" local >"$logdir/demo-tool.log" 2>&1 || { cat "$logdir/demo-tool.log"; exit 1; }
 "$here/mkinitramfs.sh" "$work/initramfs.cpio.gz" "$here/guest/demo-init.sh" \
 	"$work/bin/lrb-record" "$out/samples/lrb/lrb_sample.ko"
 

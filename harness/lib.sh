@@ -36,6 +36,16 @@ stage() {
 	return $rc
 }
 
+# build_lrb_record OUT VARIANT: the series' uapi headers in the O= dir of
+# x86_64-VARIANT and a static lrb-record in OUT, built through
+# tools/tracing/lrb/Makefile so that the Makefile is tested too.
+build_lrb_record() {
+	local out=$top/build/out/x86_64-$2
+	make -s -C "$tree" O="$out" ARCH=x86_64 headers &&
+	make -s -C "$tree/tools/tracing/lrb" OUTPUT="$1/" LDFLAGS=-static \
+		CFLAGS="-O2 -Werror" KHDR_INCLUDES="-isystem $out/usr/include"
+}
+
 # Files the series creates, and the C files among them.
 series_files() {
 	local p

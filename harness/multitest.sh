@@ -9,7 +9,6 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 work=$top/build/multi
-out=$top/build/out/x86_64-local
 rm -rf "$work"
 mkdir -p "$work/bin" "$work/share"
 
@@ -17,9 +16,7 @@ pass() { passed=$((passed + 1)); echo "ok: $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
 expect() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 
-if ! make -s -C "$tree" O="$out" ARCH=x86_64 headers >"$work/build.log" 2>&1 ||
-   ! make -s -C "$tree/tools/tracing/lrb" OUTPUT="$work/bin/" LDFLAGS=-static \
-	KHDR_INCLUDES="-isystem $out/usr/include" >>"$work/build.log" 2>&1; then
+if ! build_lrb_record "$work/bin" local >"$work/build.log" 2>&1; then
 	fail "multi-machine: build lrb-record"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	exit 1

@@ -21,10 +21,7 @@ expect() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 # The sanitized uapi headers of the series, as user space sees them.
 out=$top/build/out/x86_64-$variant
 hdr=(-isystem "$out/usr/include")
-# lrb-record through its own Makefile, so that the Makefile is tested too.
-if ! make -s -C "$tree" O="$out" ARCH=x86_64 headers >"$work/headers.log" 2>&1 ||
-   ! make -s -C "$tree/tools/tracing/lrb" OUTPUT="$work/bin/" LDFLAGS=-static \
-	CFLAGS="-O2 -Werror" KHDR_INCLUDES="${hdr[*]}" >"$work/tool.log" 2>&1 ||
+if ! build_lrb_record "$work/bin" "$variant" >"$work/tool.log" 2>&1 ||
    ! gcc -static -O2 -Wall -Werror "${hdr[@]}" -o "$work/bin/lrb_test" \
 	"$tree/tools/testing/selftests/lrb/lrb_test.c"; then
 	fail "build lrb-record and selftests"

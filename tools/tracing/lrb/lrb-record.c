@@ -1061,7 +1061,7 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 	snprintf(o->name, sizeof(o->name), AUTO_PREFIX "%d", (int)getpid());
 	o->subbuf_size = 16384;
 	o->num_subbufs = 16;
-	/* "+": options end at COMMAND; "-" first: report errors ourselves. */
+	/* "+": options end at COMMAND; ":" next: report errors ourselves. */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:o:e:B:b:C:qh", record_long,
 				  NULL)) != -1) {
@@ -1451,6 +1451,12 @@ static int cmd_snapshot(int argc, char **argv)
 	return 0;
 }
 
+/* -h or --help, for the commands that take no other option. */
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
 /* The newest lrb-trace-* directory here, for report and view. */
 static const char *newest_trace(void)
 {
@@ -1474,7 +1480,7 @@ static int cmd_report(int argc, char **argv)
 {
 	if (argc > 2)
 		usage_error("report: one trace directory");
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+	if (argc == 2 && is_help(argv[1])) {
 		print_help();
 		return 0;
 	}
@@ -1488,7 +1494,7 @@ static int cmd_view(int argc, char **argv)
 	char **args;
 	int n = 0;
 
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+	if (argc >= 2 && is_help(argv[1])) {
 		print_help();
 		return 0;
 	}
@@ -1604,7 +1610,7 @@ static int cmd_list(int argc, char **argv)
 	if (argc > 2)
 		usage_error("list: events, channels, or nothing for both");
 	if (argc == 2) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		if (is_help(argv[1])) {
 			print_help();
 			return 0;
 		}
@@ -1630,7 +1636,7 @@ static int cmd_reset(int argc, char **argv)
 	char **names;
 	int ret = 0, n = 0;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+	if (argc == 2 && is_help(argv[1])) {
 		print_help();
 		return 0;
 	}
