@@ -1,58 +1,104 @@
 #!/bin/bash
 # model/check.sh: check the Promela model of the LRB protocol with spin.
 #   - every step of the model names code that exists (refs.py);
-#   - the model verifies exhaustively in both modes (no error);
-#   - every mutant is refuted (spin finds a violation).
-# Prints one "ok:"/"FAIL:" line per check and "N passed, N failed".
+#   - the model verifies exhaustively in both modes (no error), with
+#     sequentially consistent memory and with weak memory (-DWEAK);
+#   - every mutant is refuted (spin finds a violation): protocol mutants
+#     on sequentially consistent memory, one mutant per barrier on weak
+#     memory;
+#   - LRB-W3 alone may go: LRB-W4 orders the same accesses.
+# Runs two spin jobs at a time. Prints one "ok:"/"FAIL:" line per check
+# and "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=${1:-$here/../kernel/trace/lrb.c}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
+# Weak memory multiplies the states: one writer fewer (no NMI), and
+# sub-buffers of 3 units so that three records wrap the buffer with
+# exact fits.
+weak="-DWEAK -DNNMI=0 -DSUBSZ=3"
 
 result() {
 	if [ "$1" = ok ]; then passed=$((passed + 1)); echo "ok: $2"
 	else failed=$((failed + 1)); echo "FAIL: $2"; fi
 }
 
-# verify NAME FLAGS...: run spin exhaustively; prints the error count.
+# verify NAME FLAGS...: run spin exhaustively into $work/NAME/out.
 verify() {
 	local name=$1 d=$work/$1 t0
 	shift
 	mkdir -p "$d" && cp "$here/lrb.pml" "$d/" || return 1
 	t0=$(date +%s)
 	(cd "$d" && spin -a "$@" lrb.pml >/dev/null &&
-	 gcc -O2 -DSAFETY -DCOLLAPSE -DMEMLIM=6000 -o pan pan.c &&
+	 gcc -O2 -DSAFETY -DCOLLAPSE -DMEMLIM=8000 -o pan pan.c &&
 	 ./pan -m100000 >out 2>&1)
-	grep -E 'errors:|states, stored|assertion violated|max search depth too small' "$d/out" |
-		sed "s/^ */    $name: /"
-	echo "    $name: $(($(date +%s) - t0)) s"
-	grep -q 'max search depth too small' "$d/out" && return 2
-	sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$d/out"
+	echo "$(($(date +%s) - t0))" >"$d/time"
 }
+
+# errors NAME: print the run's summary; echo its error count, or
+# "none" if spin did not finish.
+errors() {
+	local d=$work/$1 out=$work/$1/out
+	[ -f "$out" ] || { echo none; return; }
+	grep -E 'errors:|states, stored|assertion violated|max search depth too small' "$out" |
+		sed "s/^ */    $1: /" >&2
+	echo "    $1: $(cat "$d/time" 2>/dev/null) s" >&2
+	grep -q 'max search depth too small' "$out" && { echo none; return; }
+	local e
+	e=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$out")
+	echo "${e:-none}"
+}
+
+# The jobs: NAME EXPECT FLAGS, EXPECT 0 (verifies) or 1 (refuted).
+jobs=()
+for mode in DISCARD OVERWRITE; do
+	jobs+=("$mode 0 -DMODE=$mode" "WEAK-$mode 0 $weak -DMODE=$mode")
+done
+for m in COMMIT_EARLY:DISCARD NO_RETRY:DISCARD NO_CC_CHECK:DISCARD \
+	 COMMIT_EARLY:OVERWRITE NO_RETRY:OVERWRITE NO_CC_CHECK:OVERWRITE \
+	 PUSH_FALLTHROUGH:OVERWRITE MARK_LATE:DISCARD MARK_LATE:OVERWRITE \
+	 DISC_LATE:DISCARD DISC_LATE:OVERWRITE; do
+	jobs+=("${m%:*}-${m#*:} 1 -DMODE=${m#*:} -DMUTANT_${m%:*}")
+done
+for m in NO_W1:DISCARD NO_W1:OVERWRITE NO_R1:DISCARD NO_R1:OVERWRITE \
+	 NO_R2:DISCARD NO_R2:OVERWRITE NO_W2:DISCARD NO_R3:OVERWRITE \
+	 NO_W3+NO_W4:OVERWRITE; do
+	f=
+	IFS=+ read -ra ms <<<"${m%:*}"
+	for x in "${ms[@]}"; do f="$f -DMUTANT_$x"; done
+	jobs+=("${m%:*}-${m#*:} 1 $weak -DMODE=${m#*:}$f")
+done
+jobs+=("NO_W3-OVERWRITE 0 $weak -DMODE=OVERWRITE -DMUTANT_NO_W3")
 
 if "$here/refs.py" "$here/lrb.pml" "$src" >"$work/refs" 2>&1; then
 	result ok "model steps name existing code ($(wc -l <"$work/refs") steps)"
 else
 	grep MISSING "$work/refs"; result fail "model steps name existing code"
 fi
-for mode in DISCARD OVERWRITE; do
-	out=$(verify "$mode" -DMODE=$mode)
-	head -n -1 <<<"$out"
-	e=$(tail -n 1 <<<"$out")
-	[[ $e == 0 ]] && result ok "model verifies, $mode mode" || result fail "model verifies, $mode mode"
-done
-for m in COMMIT_EARLY:DISCARD NO_RETRY:DISCARD NO_CC_CHECK:DISCARD \
-	 COMMIT_EARLY:OVERWRITE NO_RETRY:OVERWRITE NO_CC_CHECK:OVERWRITE \
-	 PUSH_FALLTHROUGH:OVERWRITE MARK_LATE:DISCARD MARK_LATE:OVERWRITE; do
-	mut=${m%:*} mode=${m#*:}
-	out=$(verify "$mut-$mode" -DMODE=$mode -DMUTANT_$mut)
-	head -n -1 <<<"$out"
-	e=$(tail -n 1 <<<"$out")
+
+export -f verify
+export work here
+printf '%s\n' "${jobs[@]}" | xargs -P 2 -I{} bash -c 'set -- {}; n=$1; shift 2; verify "$n" "$@"'
+
+for j in "${jobs[@]}"; do
+	set -- $j
+	name=$1 expect=$2
+	e=$(errors "$name")
+	case $name in
+	DISCARD|OVERWRITE) what="model verifies, $name mode" ;;
+	WEAK-*) what="model verifies on weak memory, ${name#WEAK-} mode" ;;
+	NO_W3-OVERWRITE) what="without LRB-W3 alone the model still verifies (LRB-W4 orders the same), OVERWRITE" ;;
+	NO_[WR]*) what="barrier mutant ${name%-*} refuted on weak memory (${name##*-})" ;;
+	*) what="mutant ${name%-*} refuted (${name##*-})" ;;
+	esac
 	# Refuted means spin ran and counted errors: not a build failure.
-	[[ $e =~ ^[1-9][0-9]*$ ]] && result ok "mutant $mut refuted ($mode)" ||
-		result fail "mutant $mut refuted ($mode)"
+	if [ "$expect" = 0 ]; then
+		[[ $e == 0 ]] && result ok "$what" || result fail "$what"
+	else
+		[[ $e =~ ^[1-9][0-9]*$ ]] && result ok "$what" || result fail "$what"
+	fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
