@@ -1,5 +1,6 @@
 #!/bin/bash
-# torture.sh VARIANT MODE DURATION [EXPECT]: boot the x86_64 kernel of
+# torture.sh VARIANT MODE DURATION [EXPECT]: boot the x86_64 kernel (the
+# arm64 one with LRB_ARCH=arm64) of
 # VARIANT (local, irqoff, planted, ...) on 4 CPUs with lrb_torture running for
 # DURATION seconds in MODE (0 discard, 1 overwrite); print the result
 # block; exit 0 if the outcome is EXPECT (PASS, the default, or FAIL) and
@@ -8,10 +9,12 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 variant=$1 mode=$2 duration=$3 expect=${4:-PASS}
+arch=${LRB_ARCH:-x86_64}
 log=$top/build/log/torture-$variant-$mode.log
+[ "$arch" = x86_64 ] || log=$top/build/log/torture-$arch-$variant-$mode.log
 LRB_SMP=${LRB_SMP:-4} LRB_BOOT_TIMEOUT=$((duration * 3 + 300)) \
 LRB_CMDLINE="kunit.filter_glob=none lrb_torture.duration=$duration lrb_torture.mode=$mode ${LRB_TORTURE_ARGS:-}" \
-	"$here/boot.sh" x86_64 "$variant" "$log"
+	"$here/boot.sh" "$arch" "$variant" "$log"
 rc=$?
 sed -i 's/\r$//' "$log"
 sed -n 's/^\[ *[0-9.]*\] //p' "$log" | grep -E '^lrb_torture: (mode|cpu|hotplug|FAIL|PASS|running)' |
@@ -32,7 +35,7 @@ done
 [ -n "$other" ] && printf 'splat not in LRB code: %s' "$other" | head -n 3
 [ -n "$splat" ] && printf 'splat: %s' "$splat" | head -n 5
 [ $rc -ne 0 ] && echo "boot exit $rc (timeout?)"
-echo "torture $variant mode $mode ${duration}s: ${result:-no result} (expected $expect)"
+echo "torture $arch-$variant mode $mode ${duration}s: ${result:-no result} (expected $expect)"
 if [ "$expect" = FAIL ]; then
 	# Caught: the test failed, or the kernel itself complained.
 	[ "$result" = FAIL ] || [ -n "$splat" ]

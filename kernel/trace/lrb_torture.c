@@ -117,7 +117,6 @@ struct torture_packet {
 static struct torture_packet *packets;	/* [nr_cpu_ids] */
 static atomic_long_t hotplug_cycles, hotplug_errors;
 static bool stop;
-static bool nmi_armed;
 
 static u32 torture_csum(const struct torture_rec *r)
 {
@@ -225,6 +224,8 @@ static void torture_hrtimer_start(void *arg)
 }
 
 #ifdef CONFIG_X86_LOCAL_APIC
+static bool nmi_armed;
+
 static int torture_nmi(unsigned int type, struct pt_regs *regs)
 {
 	int cpu = smp_processor_id();
