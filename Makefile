@@ -12,6 +12,9 @@
 #                 variants and both modes
 #   make torture-debug  DURATION=...: the same on a lockdep+KASAN+UBSAN kernel
 #                 and on a KCSAN kernel (LRB_SYNC_LOCAL)
+#   make sanitize the x86_64 guest's user-space checks (selftests, lrb-record,
+#                 babeltrace2) on the lockdep+KASAN+UBSAN kernel and on the
+#                 KCSAN kernel; fails on any kernel splat
 #   make bench    lrb_bench in UML (timings) for both sync variants, and
 #                 once in the x86_64 guest (functional only)
 #   make export   copy the files the series creates into the overlay dirs
@@ -21,7 +24,7 @@
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all deps tree build test check export demo clean torture torture-debug bench
+.PHONY: all deps tree build test check export demo clean torture torture-debug sanitize bench
 
 all: test
 
@@ -54,6 +57,12 @@ torture-debug: tree
 	@fail=0; for v in debug kcsan; do \
 		$(H)/build.sh x86_64 $$v >build/log/build-x86_64-$$v.log 2>&1 || { tail -20 build/log/build-x86_64-$$v.log; exit 1; }; \
 		for m in 0 1; do $(H)/torture.sh $$v $$m $(DURATION) || fail=1; done; done; exit $$fail
+
+sanitize: tree
+	@fail=0; for v in debug kcsan; do \
+		$(H)/build.sh x86_64 $$v >build/log/build-x86_64-$$v.log 2>&1 || { tail -20 build/log/build-x86_64-$$v.log; exit 1; }; \
+		LRB_BOOT_TIMEOUT=1800 $(H)/usertest.sh $$v | tee build/log/sanitize-$$v.log | grep -E '^(FAIL|[0-9]+ passed)'; \
+		[ "$${PIPESTATUS[0]}" -eq 0 ] || fail=1; done; exit $$fail
 
 bench: tree
 	@$(H)/bench.sh

@@ -37,6 +37,37 @@ lrb-record -q -o /tmp/trace-losses -B losses -e none --subbuf-size 4096 --num-su
 	kill -CONT $PPID'
 echo "LRB-USER: record losses exit $?"
 
+# Torture through lrb-record: eight annotation writers (processes on both
+# CPUs, each numbering its lines) and, into the same channel, the kernel's
+# interrupt, softirq and hrtimer events and nmi:nmi_handler from the NMI
+# IPIs of sysrq l (backtraces kept off the slow console); a small buffer
+# (16 KiB) and the recorder stopped while the writers write their first
+# 150 lines each, so that records are lost; then the recorder consumes
+# while they write the rest. With LRB_SYNC_IRQOFF the
+# NMI writes are refused and counted (lost_nmi).
+echo "LRB-USER: record torture"
+lvl=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 > /proc/sys/kernel/printk
+lrb-record -q -o /tmp/trace-torture -B torture -C global --subbuf-size 4096 --num-subbufs 4 \
+	-e irq -e timer:hrtimer_expire_entry -e nmi -- sh -c '
+	a=/sys/kernel/tracing/lrb/torture/annotate
+	nmis() { n=0; while [ $n -lt 15 ]; do echo l > /proc/sysrq-trigger; n=$((n + 1)); done; }
+	rm -f /tmp/half* /tmp/go
+	kill -STOP $PPID
+	for w in 0 1 2 3 4 5 6 7; do
+		sh -c "i=0; while [ \$i -lt 300 ]; do
+			if [ \$i = 150 ]; then touch /tmp/half$w; while [ ! -e /tmp/go ]; do sleep 1; done; fi
+			echo \"w$w \$i\" > $a; i=\$((i + 1)); done" &
+	done
+	nmis
+	while [ $(ls /tmp/half* 2>/dev/null | wc -l) -lt 8 ]; do sleep 1; done
+	kill -CONT $PPID
+	touch /tmp/go
+	nmis
+	wait'
+echo "LRB-USER: record torture exit $?"
+echo "$lvl" > /proc/sys/kernel/printk
+
 # Trace events and markers: processes, syscalls, interrupts, and a module
 # with markers and a trace event loaded and unloaded while tracing.
 if [ -f /lib/lrb_sample.ko ]; then
@@ -242,7 +273,7 @@ lrb-record -q -o /tmp/t2 -B err -- true
 echo "LRB-USER: no tracefs exit $?"
 mount -t tracefs nodev /sys/kernel/tracing
 
-cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-probes /tmp/oracle /tmp/all \
+cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/all \
 	/tmp/snaps /tmp/flight /tmp/timer /tmp/tool /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"
