@@ -54,6 +54,22 @@ expect "lrb-record fails on a bad output dir" "grep -q 'LRB-USER: bad dir exit 1
 expect "lrb-record fails without tracefs, says why" \
 	"grep -q 'LRB-USER: no tracefs exit 1' '$log.txt' && grep -q 'tracefs is not mounted' '$log.txt'"
 
+# first_discarded DIR: the events_discarded of the first packet of each
+# stream of the trace in DIR, summed, and how many streams have one.
+first_discarded() {
+	python3 - "$1" <<'P'
+import glob, struct, sys
+total = n = 0
+for f in glob.glob(sys.argv[1] + '/stream_*'):
+    h = open(f, 'rb').read(72)
+    if len(h) == 72:
+        d = struct.unpack_from('<Q', h, 56)[0]
+        total += d
+        n += d > 0
+print(total, n)
+P
+}
+
 # stat NAME FILE: a counter of the total block of a saved stats file.
 stat() { awk -v k="$1:" '$0 == "cpu: total" { t = 1 } t && $1 == k { print $2 }' "$2"; }
 
@@ -73,16 +89,24 @@ for t in workload losses torture probes; do
 	babeltrace2 "$d" >"$work/$t.out" 2>"$work/$t.err"
 	expect "babeltrace2 reads trace $t (exit 0)" "[ $? -eq 0 ]"
 	# Anything on stderr but discarded-event notices is a warning or error.
-	grep -v '^WARNING: Tracer discarded [0-9]* events between' "$work/$t.err" >"$work/$t.warn"
+	# Losses within a stream's first packet: babeltrace2 cannot count
+	# them (it cannot know where the counter started) and says "may have
+	# discarded"; take their count from the first packets' headers, and
+	# accept that notice once per such stream, no more.
+	read -r first nfirst < <(first_discarded "$d")
+	grep -v -e '^WARNING: Tracer discarded [0-9]* events\? between' \
+		-e '^WARNING: Tracer may have discarded events between' "$work/$t.err" >"$work/$t.warn"
+	maybe=$(grep -c '^WARNING: Tracer may have discarded events between' "$work/$t.err")
+	[ "$maybe" = "$nfirst" ] || echo "babeltrace2: $maybe uncounted discard notices, $nfirst first packets with losses" >>"$work/$t.warn"
 	expect "babeltrace2: no warning or error on trace $t" "[ ! -s '$work/$t.warn' ]" ||
 		head -n 5 "$work/$t.warn"
 	events=$(wc -l <"$work/$t.out")
 	delivered=$(stat delivered "$d/.lrb-stats")
 	lost=$(($(stat lost_full "$d/.lrb-stats") + $(stat lost_too_big "$d/.lrb-stats") +
 		$(stat lost_nested "$d/.lrb-stats") + $(stat lost_nmi "$d/.lrb-stats")))
-	notices=$(sed -n 's/^WARNING: Tracer discarded \([0-9]*\) events between.*/\1/p' "$work/$t.err" |
-		awk '{ s += $1 } END { print s + 0 }')
-	echo "    trace $t: babeltrace2 events $events, kernel delivered $delivered; discarded notices $notices, kernel lost $lost"
+	notices=$(sed -n 's/^WARNING: Tracer discarded \([0-9]*\) events\? between.*/\1/p' "$work/$t.err" |
+		awk -v f="$first" '{ s += $1 } END { print s + f }')
+	echo "    trace $t: babeltrace2 events $events, kernel delivered $delivered; discarded notices $notices (first packets: $first), kernel lost $lost"
 	expect "trace $t: babeltrace2 event count = kernel delivered ($delivered)" \
 		"[ '$events' = '$delivered' ] && [ '$delivered' -gt 0 ]"
 	expect "trace $t: babeltrace2 discarded = kernel lost ($lost)" "[ '$notices' = '$lost' ]"
