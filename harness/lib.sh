@@ -9,6 +9,27 @@ passed=0
 failed=0
 skipped=0
 
+# splats LOG: the kernel reports in a console log (WARNING, BUG, Oops,
+# KASAN, UBSAN, KCSAN, lockdep, RCU, panic). Prints "lrb: HEADER" for a
+# report that mentions LRB code, and "other: HEADER" for the others
+# (KCSAN finds data races in the VFS too). A report is the kernel's lines
+# (printk timestamps; user space's output between them is not part of it)
+# from its header to its end marker ("====", "---[ end trace"), at most 40.
+splat_pattern='WARNING:|BUG:|Oops|KASAN:|UBSAN:|KCSAN:|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|Kernel panic'
+splats() {
+	local n head
+	for n in $(grep -nE "$splat_pattern" "$1" | grep -v 'lrb_torture: FAIL' | cut -d: -f1); do
+		head=$(sed -n "${n}p" "$1")
+		if awk -v n="$n" 'NR >= n && NR <= n + 40 && /^\[ *[0-9]+\.[0-9]+\]/ {
+			if (NR > n && (/\] =+$/ || /---\[ end trace/)) exit
+			print }' "$1" | grep -q 'lrb'; then
+			echo "lrb: $head"
+		else
+			echo "other: $head"
+		fi
+	done
+}
+
 # check NAME CMD...: run one check, count it, keep its output in the log.
 check() {
 	local name=$1 log

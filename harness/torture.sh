@@ -6,8 +6,7 @@
 # block; exit 0 if the outcome is EXPECT (PASS, the default, or FAIL) and
 # the console shows no splat.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
+. "$(dirname "$0")/lib.sh"
 variant=$1 mode=$2 duration=$3 expect=${4:-PASS}
 arch=${LRB_ARCH:-x86_64}
 log=$top/build/log/torture-$variant-$mode.log
@@ -20,20 +19,12 @@ sed -i 's/\r$//' "$log"
 sed -n 's/^\[ *[0-9.]*\] //p' "$log" | grep -E '^lrb_torture: (mode|cpu|hotplug|FAIL|PASS|running)' |
 	grep -vE '^lrb_torture: cpu [0-9]+ (task|softirq|hardirq|nmi) +written 0 '
 result=$(sed -n 's/.*lrb_torture: \(PASS\|FAIL\)$/\1/p' "$log" | tail -n 1)
-# A splat counts when its report (the 40 lines from its header on)
-# mentions LRB code; others are listed but do not fail the run.
-pat='WARNING:|BUG:|Oops|KASAN:|UBSAN:|KCSAN:|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|Kernel panic'
-splat="" other=""
-for n in $(grep -nE "$pat" "$log" | grep -v 'lrb_torture: FAIL' | cut -d: -f1); do
-	head=$(sed -n "${n}p" "$log")
-	if sed -n "${n},$((n + 40))p" "$log" | grep -q 'lrb'; then
-		splat="$splat$head"$'\n'
-	else
-		other="$other$head"$'\n'
-	fi
-done
-[ -n "$other" ] && printf 'splat not in LRB code: %s' "$other" | head -n 3
-[ -n "$splat" ] && printf 'splat: %s' "$splat" | head -n 5
+# A splat counts when its report mentions LRB code; others are listed
+# but do not fail the run.
+splat=$(splats "$log" | sed -n 's/^lrb: //p')
+other=$(splats "$log" | sed -n 's/^other: //p')
+[ -n "$other" ] && printf 'splat not in LRB code: %s\n' "$other" | head -n 3
+[ -n "$splat" ] && printf 'splat: %s\n' "$splat" | head -n 5
 [ $rc -ne 0 ] && echo "boot exit $rc (timeout?)"
 echo "torture $arch-$variant mode $mode ${duration}s: ${result:-no result} (expected $expect)"
 if [ "$expect" = FAIL ]; then

@@ -6,7 +6,9 @@
 #   - every mutant is refuted (spin finds a violation): protocol mutants
 #     on sequentially consistent memory, one mutant per barrier on weak
 #     memory;
-#   - LRB-W3 alone may go: LRB-W4 orders the same accesses.
+#   - LRB-W3 alone may go: LRB-W4 orders the same accesses;
+#   - with a snapshot reader (-DSNAP): verifies on both memory models, and
+#     its barriers' mutants (LRB-R4, R5, R6, W4) are refuted.
 # Runs two spin jobs at a time. Prints one "ok:"/"FAIL:" line per check
 # and "N passed, N failed".
 set -uo pipefail
@@ -71,6 +73,13 @@ for m in NO_W1:DISCARD NO_W1:OVERWRITE NO_R1:DISCARD NO_R1:OVERWRITE \
 	jobs+=("${m%:*}-${m#*:} 1 $weak -DMODE=${m#*:}$f")
 done
 jobs+=("NO_W3-OVERWRITE 0 $weak -DMODE=OVERWRITE -DMUTANT_NO_W3")
+# Snapshots: a snapshot reader instead of the consuming one.
+jobs+=("SNAP-OVERWRITE 0 -DMODE=OVERWRITE -DSNAP"
+       "WEAK-SNAP-OVERWRITE 0 $weak -DMODE=OVERWRITE -DSNAP"
+       "NO_R6-OVERWRITE 1 -DMODE=OVERWRITE -DSNAP -DMUTANT_NO_R6")
+for m in NO_R5 NO_R4 NO_W4; do
+	jobs+=("$m-OVERWRITE 1 $weak -DMODE=OVERWRITE -DSNAP -DMUTANT_$m")
+done
 
 if "$here/refs.py" "$here/lrb.pml" "$src" >"$work/refs" 2>&1; then
 	result ok "model steps name existing code ($(wc -l <"$work/refs") steps)"
@@ -88,9 +97,13 @@ for j in "${jobs[@]}"; do
 	e=$(errors "$name")
 	case $name in
 	DISCARD|OVERWRITE) what="model verifies, $name mode" ;;
+	SNAP-*) what="model with a snapshot reader verifies, ${name#SNAP-} mode" ;;
+	WEAK-SNAP-*) what="model with a snapshot reader verifies on weak memory, ${name#WEAK-SNAP-} mode" ;;
+	NO_R6-*) what="barrier mutant NO_R6 refuted with a snapshot reader (${name##*-})" ;;
+	NO_R5-*|NO_R4-*|NO_W4-*) what="barrier mutant ${name%-*} refuted on weak memory with a snapshot reader (${name##*-})" ;;
 	WEAK-*) what="model verifies on weak memory, ${name#WEAK-} mode" ;;
 	NO_W3-OVERWRITE) what="without LRB-W3 alone the model still verifies (LRB-W4 orders the same), OVERWRITE" ;;
-	NO_[WR]*) what="barrier mutant ${name%-*} refuted on weak memory (${name##*-})" ;;
+	NO_[WR][0-9]*) what="barrier mutant ${name%-*} refuted on weak memory (${name##*-})" ;;
 	*) what="mutant ${name%-*} refuted (${name##*-})" ;;
 	esac
 	# Refuted means spin ran and counted errors: not a build failure.

@@ -95,12 +95,24 @@
  * pushes, lrb_mark_opened() follows the push with LRB-W4 before any store
  * into the sub-buffer, which orders the same accesses. check.sh checks
  * that the model without LRB-W3 still verifies, and that it fails without
- * both. LRB-W4's own partner, the snapshot reader (LRB-R4 to LRB-R6), is
- * not modelled.
+ * both.
+ *
+ * Snapshots (-DSNAP, overwrite mode): a snapshot reader (snapper()) takes
+ * the place of the consuming one, and writers raise opened before
+ * reusing a sub-buffer (A9-A11 at snapper()). Mutants:
+ *  MUTANT_NO_R6         consumed and offset read in the other order by
+ *			 lrb_snapshot() (refuted on sequential consistency:
+ *			 two pushes between the loads)
+ *  MUTANT_NO_R5, MUTANT_NO_R4, MUTANT_NO_W4  (weak memory) the snapshot
+ *			 reader's header loads before the commit count, its
+ *			 load of opened before its loads of the sub-buffer,
+ *			 the writer's stores before opened
  *
  * Weak-memory bounds: the NMI writer is left out (NNMI=0) and sub-buffers
  * hold 3 units (SUBSZ=3), so that three records wrap the buffer, with
- * exact fits; about 3e7 states and 90 s per mode.
+ * exact fits; about 3e7 states and 90 s per mode. The snapshot reader
+ * takes NSNAP = 1 snapshot, at any point of the run: 5e7 states and 60 s
+ * on sequential consistency, 6e7 and 2 min on weak memory.
  */
 
 #ifndef NSUB
@@ -139,6 +151,7 @@
 #define CONT(ts)	((ts) * 4 + 3)
 
 byte offset;		/* buf->offset, free running (units) */
+byte opened;		/* buf->opened (-DSNAP) */
 byte consumed;		/* buf->consumed */
 byte commit[NSUB];	/* buf->cc[].count, bytes, free running */
 byte crec[NSUB];	/* records counted with them (upper half of count) */
@@ -161,18 +174,28 @@ bool finished;
 #ifdef WEAK
 byte gmem[BUFSZ], gcontent[NSUB], gdisc[NSUB], gcommit[NSUB], gcrec[NSUB];
 byte gbase[NSUB];
+byte gopened, goffset;
 int pend;
 bool cstale;		/* the reader's loads of consumed see the value before
 			 * the last push (MUTANT_NO_W3) */
 #define PEND(l)		pend = pend | (1 << (l))
 #define UNSTALE		cstale = 0
+/* A store to offset, seen late only by a snapshot reader: */
+#ifdef SNAP
+#define PEND_OFFSET	; PEND(L_OFFSET)
 #else
+#define PEND_OFFSET
+#endif
+#else
+#define PEND_OFFSET
 #define gmem		mem
 #define gcontent	content
 #define gdisc		disc
 #define gcommit		commit
 #define gcrec		crec
 #define gbase		base
+#define gopened		opened
+#define goffset		offset
 #define cstale		0
 #define PEND(l)		skip
 #define UNSTALE		skip
@@ -183,6 +206,8 @@ bool cstale;		/* the reader's loads of consumed see the value before
 #define L_BASE(i)	(BUFSZ + 2 * NSUB + (i))
 #define L_DISC(i)	(BUFSZ + 3 * NSUB + (i))
 #define L_CONS		(BUFSZ + 4 * NSUB)
+#define L_OPENED	(L_CONS + 1)
+#define L_OFFSET	(L_CONS + 2)
 
 /* The reader's plain load of consumed. */
 #define RCONSUMED	(consumed - cstale * SUBSZ)
@@ -217,7 +242,7 @@ inline propagate_one(k)
 		if
 		PICK(0) PICK(1) PICK(2) PICK(3) PICK(4) PICK(5) PICK(6) PICK(7)
 		PICK(8) PICK(9) PICK(10) PICK(11) PICK(12) PICK(13) PICK(14)
-		PICK(15) PICK(16)
+		PICK(15) PICK(16) PICK(17) PICK(18)
 		fi;
 		if
 		:: k < BUFSZ -> gmem[k] = mem[k]
@@ -231,6 +256,8 @@ inline propagate_one(k)
 		:: k >= L_DISC(0) && k < L_CONS ->
 			gdisc[k - L_DISC(0)] = disc[k - L_DISC(0)]
 		:: k == L_CONS -> cstale = 0
+		:: k == L_OPENED -> gopened = opened
+		:: k == L_OFFSET -> goffset = offset
 		fi;
 		pend = pend & ~(1 << k);
 		k = 0
@@ -264,6 +291,9 @@ inline drain(k)
 			gbase[k] = base[k]; k++
 		:: else -> break
 		od;
+#ifdef SNAP
+		gopened = opened; goffset = offset;
+#endif
 		pend = 0; cstale = 0; k = 0
 	}
 }
@@ -432,7 +462,7 @@ inline write_record(ln)
 		ret = 0; begin = old; sw_in = 0; sw_out = 0; closes = 0;
 		atomic {
 			if
-			:: offset == old -> offset = begin + ln; break
+			:: offset == old -> offset = begin + ln PEND_OFFSET; break
 			:: else
 			fi
 		}
@@ -441,11 +471,11 @@ inline write_record(ln)
 #endif
 	   :: G ret == 0 ->
 #ifdef MUTANT_NO_RETRY
-		G offset = begin + ln; break
+		G offset = begin + ln PEND_OFFSET; break
 #else
 		G atomic {	/* @lrb_offset_publish "return local_cmpxchg(&buf->offset, old, new) == old;" */
 			if
-			:: offset == old -> offset = begin + ln; break
+			:: offset == old -> offset = begin + ln PEND_OFFSET; break
 			:: else
 			fi
 		}
@@ -541,7 +571,23 @@ inline push(cons)
  */
 inline mark_opened()
 {
-#if defined(WEAK) && !defined(MUTANT_NO_W4)
+#ifdef SNAP
+	if
+	:: G MODE == OVERWRITE && ret == 0 ->
+		/* @lrb_mark_opened "prev = local_cmpxchg(&buf->opened, old, start);" */
+		d_step {
+			if
+			:: start > opened -> opened = start; PEND(L_OPENED)
+			:: else
+			fi
+		};
+#ifndef MUTANT_NO_W4
+		DRAIN	/* @lrb_mark_opened "LRB-W4: opened before the stores into the sub-buffer" */
+#endif
+		skip
+	:: G else
+	fi
+#elif defined(WEAK) && !defined(MUTANT_NO_W4)
 	if
 	:: G MODE == OVERWRITE && ret == 0 -> drain(k)	/* @lrb_mark_opened "LRB-W4: opened before the stores into the sub-buffer" */
 	:: G else
@@ -580,7 +626,7 @@ proctype task() provided (running == TASK || running == OFF)
 	if
 	:: old % SUBSZ != 0 ->
 		dsc = lost;	/* @lrb_switch_local "discarded = lrb_lost_discarded(buf);" */
-		offset = old + (SUBSZ - old % SUBSZ);
+		offset = old + (SUBSZ - old % SUBSZ) PEND_OFFSET;
 		close_fields(old, old % SUBSZ, dsc);
 		commit_add((old / SUBSZ) % NSUB, SUBSZ - old % SUBSZ, 0)
 	:: else
@@ -767,11 +813,112 @@ proctype reader()
 	fi
 }
 
+#ifdef SNAP
+#ifndef NSNAP
+#define NSNAP	1
+#endif
+/*
+ * A snapshot reader (overwrite mode, -DSNAP), in place of the consuming
+ * one: lrb_snapshot() takes the window of complete sub-buffers, then
+ * lrb_snapshot_get() and lrb_snapshot_put() read one of them without
+ * consuming it, while writers reuse sub-buffers without asking. NSNAP
+ * snapshots.
+ *  A9  a sub-buffer snapshot_get() finds complete and not reused has a
+ *      good header: it never reports a good sub-buffer as corrupt;
+ *  A10 what snapshot_put() calls valid holds only complete records of the
+ *      generation at that position;
+ *  A11 the window never ends before it begins.
+ */
+proctype snapper()
+{
+	byte tries, c0, e, b, pos, cc, rc, bb, hc, hs, op, wn, u, v, c, snap;
+	bool ok, hok;
+	byte k;
+
+	do
+	:: tries < NSNAP ->
+		tries++;
+#ifdef MUTANT_NO_R6
+		OBSERVE
+		e = goffset - goffset % SUBSZ;	/* satisfied first */
+#endif
+		OBSERVE
+		c0 = RCONSUMED;	/* @lrb_snapshot "consumed = atomic_long_read(&buf->consumed);" */
+#ifndef MUTANT_NO_R6
+		/* @lrb_snapshot "LRB-R6: consumed before offset." */
+		OBSERVE
+		e = goffset - goffset % SUBSZ;	/* @lrb_snapshot "*end = local_read(&buf->offset) & ~chan->subbuf_mask;" */
+#endif
+		assert(e >= c0);	/* A11 */
+		b = (e - c0 > BUFSZ -> e - BUFSZ : c0);
+		if
+		:: b < e -> pos = b
+		:: b + SUBSZ < e -> pos = b + SUBSZ
+		:: else -> goto next
+		fi;
+#ifdef MUTANT_NO_R5
+		OBSERVE load_header();	/* satisfied before the count */
+#endif
+		OBSERVE
+		d_step { cc = gcommit[(pos / SUBSZ) % NSUB]; rc = gcrec[(pos / SUBSZ) % NSUB] }	/* @lrb_snapshot_get "cc = local_read(&buf->cc[lrb_subbuf_index(chan, pos)].count);" */
+		if
+		:: cc != (pos / BUFSZ + 1) * SUBSZ -> goto next	/* -EAGAIN or -ESTALE */
+		:: else
+		fi;
+#ifndef MUTANT_NO_R5
+		/* @lrb_snapshot_get "LRB-R5: pairs with LRB-W1" */
+		OBSERVE load_header();
+#endif
+#ifdef MUTANT_NO_R4
+		op = gopened;	/* satisfied before the header loads */
+#else
+		/* @lrb_snapshot_stale "LRB-R4: the caller's loads of the sub-buffer before opened." */
+		OBSERVE
+		op = gopened;	/* @lrb_snapshot_stale "return (long)(local_read(&buf->opened) - next) >= 0;" */
+#endif
+		if
+		:: op >= pos + BUFSZ -> goto next	/* -ESTALE */
+		:: else
+		fi;
+		/* @lrb_snapshot_get "if (!lrb_header_ok(chan, pos, magic, seq, content))" */
+		hok = hs == pos / SUBSZ + 1 && hc >= HDR && hc <= SUBSZ;
+		assert(hok);	/* A9 */
+#ifdef MUTANT_NO_R4
+		op = gopened;	/* snapshot_put's load, before the records' */
+		OBSERVE
+		ok = 1; snap = 0; wn = 0;
+		walk(1, pos, wn, ok, snap, u, v, c);
+#else
+		OBSERVE
+		ok = 1; snap = 0; wn = 0;
+		walk(1, pos, wn, ok, snap, u, v, c);
+		OBSERVE
+		op = gopened;	/* @lrb_snapshot_put "return lrb_snapshot_stale(buf, sb->pos) ? -ESTALE : 0;" */
+#endif
+		if
+		:: op >= pos + BUFSZ	/* -ESTALE: dropped */
+		:: else -> assert(ok)	/* A10 */
+		fi;
+next:
+		k = 0;
+		d_step {
+			c0 = 0; e = 0; b = 0; pos = 0; cc = 0; rc = 0; bb = 0; hc = 0;
+			hs = 0; op = 0; wn = 0; snap = 0; ok = 0; hok = 0; k = 0
+		}
+	:: else -> break
+	od
+}
+#endif
+
 init {
 	atomic {
 		run task();
 		run irq();
 		run nmi();
+#ifdef SNAP
+		run snapper()
+#else
 		run reader()
+#endif
 	}
 }
