@@ -9,8 +9,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 variant=$1 mode=$2 duration=$3 expect=${4:-PASS}
 arch=${LRB_ARCH:-x86_64}
-log=$top/build/log/torture-$variant-$mode.log
-[ "$arch" = x86_64 ] || log=$top/build/log/torture-$arch-$variant-$mode.log
+log=$logdir/torture-$variant-$mode.log
+[ "$arch" = x86_64 ] || log=$logdir/torture-$arch-$variant-$mode.log
 LRB_SMP=${LRB_SMP:-4} LRB_BOOT_TIMEOUT=$((duration * 3 + 300)) \
 LRB_CMDLINE="kunit.filter_glob=none lrb_torture.duration=$duration lrb_torture.mode=$mode ${LRB_TORTURE_ARGS:-}" \
 	"$here/boot.sh" "$arch" "$variant" "$log"
@@ -21,8 +21,9 @@ sed -n 's/^\[ *[0-9.]*\] //p' "$log" | grep -E '^lrb_torture: (mode|cpu|hotplug|
 result=$(sed -n 's/.*lrb_torture: \(PASS\|FAIL\)$/\1/p' "$log" | tail -n 1)
 # A splat counts when its report mentions LRB code; others are listed
 # but do not fail the run.
-splat=$(splats "$log" | sed -n 's/^lrb: //p')
-other=$(splats "$log" | sed -n 's/^other: //p')
+reports=$(splats "$log")
+splat=$(sed -n 's/^lrb: //p' <<<"$reports")
+other=$(sed -n 's/^other: //p' <<<"$reports")
 [ -n "$other" ] && printf 'splat not in LRB code: %s\n' "$other" | head -n 3
 [ -n "$splat" ] && printf 'splat: %s\n' "$splat" | head -n 5
 [ $rc -ne 0 ] && echo "boot exit $rc (timeout?)"
