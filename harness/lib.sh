@@ -78,6 +78,28 @@ series_files() {
 	done < "$top/series" | sort -u
 }
 
+# Files a patch creates.
+patch_new_files() {
+	awk '/^--- \/dev\/null/ { n = 1; next }
+	     n && /^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print; }
+	     { n = 0 }' "$top/patches/$1"
+}
+
+# checkpatch --strict as a maintainer runs it, from the patched tree.  To
+# a patch that adds files it puts a question, "does MAINTAINERS need
+# updating?"; it is answered here rather than ignored: every file the
+# patch creates must fall under the LRB entry of MAINTAINERS.
+checkpatch_patch() {
+	local p=$1 f out rc=0
+	out=$(cd "$tree" && scripts/checkpatch.pl --strict -q --ignore FILE_PATH_CHANGES "$top/patches/$p") || rc=1
+	[ -z "$out" ] || { echo "$out"; rc=1; }
+	for f in $(patch_new_files "$p"); do
+		(cd "$tree" && scripts/get_maintainer.pl --no-git --sections -f "$f") |
+			grep -q '^LRB (' || { echo "$f: not covered by the LRB entry of MAINTAINERS"; rc=1; }
+	done
+	return $rc
+}
+
 series_patches() {
 	grep -v '^[[:space:]]*\(#\|$\)' "$top/series" | awk '{ print $1 }'
 }
@@ -86,11 +108,12 @@ series_patches() {
 static_checks() {
 	local p f cfiles
 	for p in $(series_patches); do
-		check "checkpatch $p" bash -c "cd '$tree' && scripts/checkpatch.pl --strict -q '$top/patches/$p'; test \${PIPESTATUS[0]:-\$?} -eq 0"
+		check "checkpatch $p" checkpatch_patch "$p"
 	done
 	cfiles=$(series_files | grep -E '\.[ch]$')
 	check "kernel-doc on new files" bash -c "cd '$tree' && out=\$(scripts/kernel-doc -none $(echo $cfiles) 2>&1); echo \"\$out\"; test -z \"\$out\""
-	check "overlay equals series" "$here/overlay.sh" check
+	check "overlay equals series, patches in git format-patch form" "$here/overlay.sh" check
+	check "churn: no patch reworks what an earlier one added" "$here/churn.py" "$top"
 	check "barrier table of lrb.rst matches the barrier comments of lrb.c" \
 		"$here/barriers.py" "$tree/kernel/trace/lrb.c" "$tree/Documentation/trace/lrb.rst"
 	check "coccinelle: lrb.cocci is silent on the tree" "$here/cocci.sh" tree

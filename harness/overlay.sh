@@ -29,10 +29,13 @@ for d in kernel include Documentation tools scripts samples; do
 		grep -qxF "$f" <<<"$files" || { echo "overlay: $f is not created by the series"; bad=1; }
 	done < <(find "$top/$d" -type f)
 done
-# The cover letter follows the series.
+# The patches are in git format-patch form (quilt refresh writes plain
+# unified diffs), and the cover letter follows the series.
 case $mode in
-export) "$here/cover.sh" >"$top/patches/0000-cover-letter.patch" ;;
-check) "$here/cover.sh" | cmp -s - "$top/patches/0000-cover-letter.patch" ||
+export) (cd "$top/patches" && "$here/gitify.py" $(series_patches))
+	"$here/cover.sh" >"$top/patches/0000-cover-letter.patch" ;;
+check) (cd "$top/patches" && "$here/gitify.py" --check $(series_patches)) || bad=1
+	"$here/cover.sh" | cmp -s - "$top/patches/0000-cover-letter.patch" ||
 	{ echo "overlay: patches/0000-cover-letter.patch is stale (run make export)"; bad=1; } ;;
 esac
 [ "$mode" = export ] && echo "overlay: exported $(wc -w <<<"$files") files"

@@ -14,10 +14,11 @@
  *
  * Disabled, a site is the NOP of a static branch (CONFIG_JUMP_LABEL): no
  * load, no call; its arguments are not evaluated. With
- * CONFIG_LRB_MARKERS=n a site compiles to nothing. Sites in modules are
- * registered when the module loads and retired when it unloads; their
- * descriptions stay in the metadata so a trace that holds their events
- * remains readable.
+ * CONFIG_LRB_MARKERS=n a site compiles to nothing.
+ *
+ * Sites in modules are registered when the module loads and retired when
+ * it unloads; their descriptions stay in the metadata so a trace that
+ * holds their events remains readable.
  *
  * Sites are enabled per channel through tracefs (lrb/NAME/events); while
  * the channel is enabled the site writes to it from any context, NMI

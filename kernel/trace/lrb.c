@@ -274,6 +274,11 @@ static u64 lrb_committed(struct lrb_cpu_buf *buf)
 
 #define LRB_PHDR_SIZE	sizeof(struct lrb_packet_header)
 
+/* The trace format is user-space ABI: one layout on every architecture. */
+static_assert(sizeof(struct lrb_packet_header) == 72);
+static_assert(sizeof(struct lrb_record_header) == 8);
+static_assert(sizeof(struct lrb_record_header_ext) == 16);
+
 /* Sub-buffers lrb_get_subbuf() tries before it gives up for the call. */
 #define LRB_GET_TRIES	8
 
@@ -645,8 +650,9 @@ static void lrb_gen_open(struct lrb_cpu_buf *buf, unsigned long start,
 	WRITE_ONCE(c->base, mark);
 }
 
+/* The compact header while the timestamp keeps the previous bits above 32. */
 static __always_inline size_t lrb_header_len(const struct lrb_cpu_buf *buf,
-					     size_t len, u64 ts)
+					     u64 ts)
 {
 	if (likely((unsigned long)(ts >> 32) == READ_ONCE(buf->last_ts_high)))
 		return sizeof(struct lrb_record_header);
@@ -757,7 +763,7 @@ static noinline int lrb_reserve_slow(struct lrb_channel *chan,
 	for (;;) {
 		p.old = local_read(&buf->offset);
 		p.ts = lrb_clock(chan);
-		p.hlen = lrb_header_len(buf, len, p.ts);
+		p.hlen = lrb_header_len(buf, p.ts);
 		size = p.hlen + len;
 		p.begin = ALIGN(p.old, LRB_RECORD_ALIGN);
 		p.end = p.begin + size;
@@ -866,7 +872,7 @@ int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
 	 */
 	old = local_read(&buf->offset);
 	ts = lrb_clock(chan);
-	hlen = lrb_header_len(buf, len, ts);
+	hlen = lrb_header_len(buf, ts);
 	begin = ALIGN(old, LRB_RECORD_ALIGN);
 	end = begin + hlen + len;
 	if (unlikely(!(old & mask) || ((old ^ end) & ~mask) ||
@@ -1001,9 +1007,9 @@ static void lrb_switch_ipi(void *info)
  * a trace. If none is open and records were lost since the last packet
  * was closed, writes an empty packet whose events_discarded reports them,
  * provided a sub-buffer is free (in overwrite mode too: a flush never
- * takes one from the reader). Runs on @cpu through an IPI, or directly if @cpu is offline.
- * Records still uncommitted on @cpu complete the delivery when they commit.
- * Process context only.
+ * takes one from the reader). Runs on @cpu through an IPI, or directly if
+ * @cpu is offline. Records still uncommitted on @cpu complete the delivery
+ * when they commit. Process context only.
  */
 void lrb_flush(struct lrb_channel *chan, int cpu)
 {

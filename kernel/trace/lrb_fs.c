@@ -74,9 +74,6 @@
 #define LRB_FS_MODE_WRITE_ONLY	0220
 
 /* The user-space ABI: the same layout on every architecture. */
-static_assert(sizeof(struct lrb_packet_header) == 72);
-static_assert(sizeof(struct lrb_record_header) == 8);
-static_assert(sizeof(struct lrb_record_header_ext) == 16);
 static_assert(sizeof(struct lrb_stream_info) == 32);
 static_assert(sizeof(struct lrb_snapshot) == 16);
 

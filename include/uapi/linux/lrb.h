@@ -9,10 +9,11 @@
  * its payload; records start LRB_RECORD_ALIGN-aligned and the last record
  * ends at content_size. The header is compact (8 bytes: an event with a 4-
  * or 8-byte payload costs 16 bytes) while the timestamp keeps the bits
- * above 32 of the previous record, extended (16 bytes) otherwise. The
- * channel's "metadata" file in tracefs gives the CTF description (TSDL) of
- * all of it, event layouts included, so stream files copied untouched plus
- * that text make a CTF trace directory.
+ * above 32 of the previous record, extended (16 bytes) otherwise.
+ *
+ * Metadata. The channel's "metadata" file in tracefs gives the CTF
+ * description (TSDL) of all of it, event layouts included, so stream files
+ * copied untouched plus that text make a CTF trace directory.
  *
  * Control. In /sys/kernel/tracing/lrb/: "control" creates and removes
  * channels; a channel directory holds its settings, "enable", "stats",
