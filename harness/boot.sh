@@ -11,12 +11,12 @@ out=${LRB_OUT:-$top/build/out}/$arch-$variant
 timeout=${LRB_BOOT_TIMEOUT:-600}
 cmdline=${LRB_CMDLINE:-}
 
-# tiny_initrd FILE CC [FLAGS...]: unless FILE exists, an initramfs whose
-# /init is guest/init-kunit.c built by CC without libc.
+# tiny_initrd FILE CC [FLAGS...]: unless FILE is newer than its source, an
+# initramfs whose /init is guest/init-kunit.c built by CC without libc.
 tiny_initrd() {
 	local f=$1 d
 	shift
-	[ -f "$f" ] && return 0
+	[ "$f" -nt "$here/guest/init-kunit.c" ] && return 0
 	d=$(mktemp -d)
 	mkdir -p "$d/dev"
 	"$@" -static -nostdlib -O2 -o "$d/init" "$here/guest/init-kunit.c"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # check.sh: the review checks of the series.
 #  1. it applies with plain "patch -p1", in series order, to a freshly
-#     extracted Debian linux-source-6.1 (build/check/linux);
+#     extracted Debian linux-source-6.1 (build/check/linux), and with
+#     git am to a git tree of it (build/check/git);
 #  2. after every patch the x86_64 kernel builds with CONFIG_LRB=n,
 #     LRB_SYNC_LOCAL and LRB_SYNC_IRQOFF, with no warning in LRB files, and
 #     the new C files are clean under W=1 and sparse (C=2).  These builds
@@ -26,6 +27,21 @@ for p in $(series_patches); do
 	check "apply $p with patch -p1" bash -c "cd '$ctree' && patch -p1 -F0 --no-backup-if-mismatch -s < '$top/patches/$p'"
 done
 overlay_tree=$ctree
+# git am, as a maintainer takes the series, onto a git tree of the base.
+git_am_series() {
+	local g=$top/build/check/git p
+	rm -rf "$g"
+	mkdir -p "$g"
+	tar -C "$g" -xf "$tarball" --strip-components=1
+	cd "$g" || return 1
+	# Debian's tree ignores everything at its top level: add with -f.
+	git init -q && git add -f -A . &&
+		git -c user.name=base -c user.email=base@localhost commit -q -m base || return 1
+	for p in $(series_patches); do
+		git -c user.name=check -c user.email=check@localhost am -q "$top/patches/$p" || return 1
+	done
+}
+check "the series applies with git am to a git tree of the base" git_am_series
 
 # Build one config of build/linux as it stands; fail on LRB warnings.
 build_cfg() {

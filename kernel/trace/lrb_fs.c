@@ -4,9 +4,9 @@
  *
  *   control              "create NAME" / "remove NAME"; reads the names
  *   NAME/subbuf_size     settings, writable while the channel is disabled
- *   NAME/num_subbufs       and no stream file is open (-EBUSY otherwise);
- *   NAME/mode              a write reallocates the buffers, so what they
- *   NAME/clock             held is dropped
+ *   NAME/num_subbufs       (-EBUSY otherwise); a write reallocates the
+ *   NAME/mode              buffers, so what they held is dropped
+ *   NAME/clock
  *   NAME/enable          0 or 1; disabling flushes every CPU
  *   NAME/switch_timer    microseconds after which an open sub-buffer is
  *                        closed, 0 for never; writable at any time
@@ -17,7 +17,8 @@
  *   NAME/annotate        a write() is one "annotation" event on this CPU
  *   NAME/events          "enable SELECTOR" / "disable SELECTOR": markers and
  *                        trace events
- *   NAME/streams/cpuN    the CTF packets of CPU N: ioctl, mmap, read, poll
+ *   NAME/streams/cpuN    the CTF packets of CPU N: ioctl, mmap, read, poll;
+ *                          the settings are -EBUSY while one is open
  *
  * A control file rather than mkdir/rmdir: tracefs offers directory
  * callbacks only to the ftrace instances directory.
@@ -203,8 +204,9 @@ static u64 (*const lrb_fs_clocks[])(void) = {
  * Find the channel of an open file and count a user, or -ENODEV. A file
  * of a removed channel is unhashed (tracefs_remove() ran under
  * lrb_fs_mutex): its i_private may point to freed memory, and is not
- * even compared. A stream file's i_private is a &struct lrb_fs_stream,
- * any other file's the channel.
+ * even compared.
+ * A stream file's i_private is a &struct lrb_fs_stream, any other file's
+ * the channel.
  */
 static struct lrb_fs_chan *lrb_fs_get(struct file *file, bool stream)
 {
