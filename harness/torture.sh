@@ -5,12 +5,27 @@
 # DURATION seconds in MODE (0 discard, 1 overwrite); print the result
 # block; exit 0 if the outcome is EXPECT (PASS, the default, or FAIL) and
 # the console shows no splat.
+# On x86_64 lrb_torture is a module: guest/torture-init.sh loads it for
+# the run, unloads it, then loads it to run until unloaded and unloads it
+# after 3 s; both runs must pass.  On arm64 it is built in and runs from
+# boot, and the tiny /init waits for its verdict.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 variant=$1 mode=$2 duration=$3 expect=${4:-PASS}
 arch=${LRB_ARCH:-x86_64}
 log=$logdir/torture-$variant-$mode.log
+runs=1
 [ "$arch" = x86_64 ] || log=$logdir/torture-$arch-$variant-$mode.log
+if [ "$arch" = x86_64 ]; then
+	ko=${LRB_OUT:-$top/build/out}/x86_64-$variant/kernel/trace/lrb_torture.ko
+	[ -f "$ko" ] || { echo "torture: $ko not built"; exit 1; }
+	export LRB_INITRD=$top/build/initramfs-torture-$variant.cpio.gz
+	# kernel/torture.c, which lrb_torture selects, is a module too then.
+	tko=$(dirname "$(dirname "$ko")")/torture.ko
+	[ -f "$tko" ] || tko=
+	"$here/mkinitramfs.sh" "$LRB_INITRD" "$here/guest/torture-init.sh" "$ko" $tko
+	runs=2
+fi
 LRB_SMP=${LRB_SMP:-4} LRB_BOOT_TIMEOUT=$((duration * 3 + 300)) \
 LRB_CMDLINE="kunit.filter_glob=none lrb_torture.duration=$duration lrb_torture.mode=$mode ${LRB_TORTURE_ARGS:-}" \
 	"$here/boot.sh" "$arch" "$variant" "$log"
@@ -18,7 +33,16 @@ rc=$?
 sed -i 's/\r$//' "$log"
 sed -n 's/^\[ *[0-9.]*\] //p' "$log" | grep -E '^lrb_torture: (mode|cpu|hotplug|FAIL|PASS|running)' |
 	grep -vE '^lrb_torture: cpu [0-9]+ (task|softirq|hardirq|nmi) +written 0 '
-result=$(sed -n 's/.*lrb_torture: \(PASS\|FAIL\)$/\1/p' "$log" | tail -n 1)
+# The verdict of every run: FAIL if one failed, PASS if all the runs
+# the boot makes passed.
+verdicts=$(sed -n 's/.*lrb_torture: \(PASS\|FAIL\)$/\1/p' "$log")
+result=
+if grep -qx FAIL <<<"$verdicts"; then
+	result=FAIL
+elif [ "$(grep -cx PASS <<<"$verdicts")" -eq "$runs" ]; then
+	result=PASS
+fi
+grep -E '^LRB-INIT: .*(failed|still loaded|before its rmmod)' "$log" && result=ERROR
 # A splat counts when its report mentions LRB code; others are listed
 # but do not fail the run.
 reports=$(splats "$log")

@@ -3,9 +3,17 @@
  * LRB torture test: writers in every context on every CPU, a concurrent
  * reader, CPU hotplug, and exact accounting at the end.
  *
- * Built in; runs at boot when lrb_torture.duration is set, for example
+ * Built in, it runs from boot when lrb_torture.duration is set, for
+ * example
  *	lrb_torture.duration=600 lrb_torture.mode=1
- * and prints a result block ending in "lrb_torture: PASS" or "FAIL".
+ * As a module it runs from its loading, for duration seconds or, with
+ * duration=0, until it is unloaded:
+ *	modprobe lrb_torture duration=60; ...; rmmod lrb_torture
+ * Either way the test runs in kthreads and boot or modprobe goes on; at
+ * the end, or at rmmod if that comes first, it stops every writer,
+ * reconciles, prints a result block ending in "lrb_torture: PASS" or
+ * "FAIL", and frees what it allocated. CPU hotplug is kernel/torture.c's
+ * (torture_onoff), so one torture test runs at a time.
  *
  * Writers, on every online CPU: a kthread (task), a pinned timer
  * (softirq), a pinned hard hrtimer (hardirq) and, on x86, an NMI handler
@@ -31,13 +39,14 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
+#include <linux/torture.h>
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
 #endif
 
 static int duration;
 module_param(duration, int, 0444);
-MODULE_PARM_DESC(duration, "seconds to run; 0: do not run");
+MODULE_PARM_DESC(duration, "seconds to run; 0: built in, do not run; a module runs until unloaded");
 static int mode;
 module_param(mode, int, 0444);
 MODULE_PARM_DESC(mode, "0: discard, 1: overwrite");
@@ -55,7 +64,7 @@ module_param(nmi_us, int, 0444);
 MODULE_PARM_DESC(nmi_us, "NMI IPI period, us; 0: no NMI writers");
 static int hotplug_ms = 300;
 module_param(hotplug_ms, int, 0444);
-MODULE_PARM_DESC(hotplug_ms, "CPU hotplug period, ms; 0: no hotplug");
+MODULE_PARM_DESC(hotplug_ms, "CPU hotplug period (an offline and an online), ms; 0: none");
 static int reader_us = 200;
 module_param(reader_us, int, 0444);
 MODULE_PARM_DESC(reader_us, "reader sleep when nothing is ready, us");
@@ -115,8 +124,12 @@ struct torture_packet {
 };
 
 static struct torture_packet *packets;	/* [nr_cpu_ids] */
-static atomic_long_t hotplug_cycles, hotplug_errors;
+static u64 *rd_scratch;			/* [nr writers], for the reader */
+static atomic_long_t hotplug_cycles;
+static int setup_errors;
 static bool stop;
+static char *lrb_torture_name = "lrb_torture";
+static struct task_struct *reader, *nmi_sender, *control;
 
 static u32 torture_csum(const struct torture_rec *r)
 {
@@ -256,28 +269,10 @@ static int torture_nmi_sender(void *arg)
 }
 #endif
 
-static int torture_hotplug(void *arg)
+/* Called by kernel/torture.c's torture_onoff after each offline. */
+static void torture_offlined(void)
 {
-	unsigned int cpu = 0;
-
-	while (!kthread_should_stop()) {
-		msleep(hotplug_ms);
-		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_next(0, cpu_online_mask);
-		if (cpu >= nr_cpu_ids || !cpu_is_hotpluggable(cpu))
-			continue;
-		if (remove_cpu(cpu)) {
-			atomic_long_inc(&hotplug_errors);
-			continue;
-		}
-		msleep(hotplug_ms / 4);
-		if (add_cpu(cpu))
-			atomic_long_inc(&hotplug_errors);
-		else
-			atomic_long_inc(&hotplug_cycles);
-	}
-	return 0;
+	atomic_long_inc(&hotplug_cycles);
 }
 
 /* What the check of one sub-buffer found. */
@@ -408,13 +403,12 @@ static int torture_drain_cpu(int cpu, u64 *scratch)
 
 static int torture_reader(void *arg)
 {
-	u64 *scratch = arg;
 	int cpu, got;
 
 	while (!kthread_should_stop()) {
 		got = 0;
 		for_each_possible_cpu(cpu)
-			got += torture_drain_cpu(cpu, scratch);
+			got += torture_drain_cpu(cpu, rd_scratch);
 		if (!got)
 			usleep_range(reader_us, 2 * reader_us);
 	}
@@ -486,52 +480,71 @@ static int torture_report(void)
 			fails++;
 		}
 	}
-	pr_info("hotplug cycles %ld (errors %ld); reader: bad checksum %ld, bad order %ld, bad cpu %ld, bad length %ld, bad packet %ld, overwritten while held %ld\n",
-		cnt(&hotplug_cycles), cnt(&hotplug_errors), cnt(&bad_csum),
+	pr_info("hotplug cycles %ld (errors %d); reader: bad checksum %ld, bad order %ld, bad cpu %ld, bad length %ld, bad packet %ld, overwritten while held %ld\n",
+		cnt(&hotplug_cycles), torture_onoff_failures(), cnt(&bad_csum),
 		cnt(&bad_order), cnt(&bad_cpu), cnt(&bad_len),
 		cnt(&bad_packet), cnt(&put_eio));
 	if (cnt(&bad_csum) || cnt(&bad_order) || cnt(&bad_cpu) ||
-	    cnt(&bad_len) || cnt(&bad_packet) || cnt(&hotplug_errors))
+	    cnt(&bad_len) || cnt(&bad_packet) || torture_onoff_failures() ||
+	    setup_errors)
 		fails++;
 	return fails;
 }
 
-static int __init lrb_torture_init(void)
+static void torture_free(void)
+{
+	if (!IS_ERR_OR_NULL(chan))
+		lrb_channel_destroy(chan);
+	chan = NULL;
+	kfree(counts);
+	kfree(writers);
+	kfree(last_seq);
+	kfree(rd_scratch);
+	kfree(open_slots);
+	kfree(nmis);
+	kfree(nmis_inside);
+	kfree(packets);
+}
+
+static int torture_alloc(void)
 {
 	struct lrb_config cfg = {
 		.subbuf_size = subbuf_size,
 		.num_subbufs = num_subbufs,
 		.mode = mode ? LRB_MODE_OVERWRITE : LRB_MODE_DISCARD,
 	};
-	struct task_struct *reader, *hotplug = NULL;
-	struct task_struct *nmi_sender __maybe_unused = NULL;
 	int nw = nr_cpu_ids * CTX_NR;
-	u64 *scratch;
-	int cpu, fails, i;
+	int i;
 
-	if (!duration)
-		return 0;
 	chan = lrb_channel_create(&cfg);
+	if (IS_ERR(chan))
+		return PTR_ERR(chan);
 	counts = kcalloc(nr_cpu_ids, sizeof(*counts), GFP_KERNEL);
 	writers = kcalloc(nw, sizeof(*writers), GFP_KERNEL);
 	last_seq = kcalloc((size_t)nr_cpu_ids * nw, sizeof(u64), GFP_KERNEL);
-	scratch = kcalloc(nw, sizeof(u64), GFP_KERNEL);
+	rd_scratch = kcalloc(nw, sizeof(u64), GFP_KERNEL);
 	open_slots = kcalloc(nr_cpu_ids, sizeof(*open_slots), GFP_KERNEL);
 	nmis = kcalloc(nr_cpu_ids, sizeof(*nmis), GFP_KERNEL);
 	nmis_inside = kcalloc(nr_cpu_ids, sizeof(*nmis), GFP_KERNEL);
 	packets = kcalloc(nr_cpu_ids, sizeof(*packets), GFP_KERNEL);
-	if (IS_ERR(chan) || !counts || !writers || !last_seq || !scratch ||
-	    !open_slots || !nmis || !nmis_inside || !packets) {
-		pr_err("FAIL: setup (%ld)\n",
-		       IS_ERR(chan) ? PTR_ERR(chan) : -ENOMEM);
-		return 0;
-	}
+	if (!counts || !writers || !last_seq || !rd_scratch || !open_slots ||
+	    !nmis || !nmis_inside || !packets)
+		return -ENOMEM;
 	for (i = 0; i < nw; i++) {
 		writers[i].cpu = i / CTX_NR;
 		writers[i].ctx = i % CTX_NR;
 	}
+	return 0;
+}
 
-	reader = kthread_run(torture_reader, scratch, "lrb_torture_rd");
+/* Start the writers of every online CPU, the NMI sender and the reader. */
+static void torture_start(void)
+{
+	int cpu;
+
+	reader = kthread_run(torture_reader, NULL, "lrb_torture_rd");
+	if (IS_ERR(reader))
+		setup_errors++;
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		struct torture_writer *w = &writers[cpu * CTX_NR];
@@ -541,6 +554,8 @@ static int __init lrb_torture_init(void)
 		if (!IS_ERR(w[CTX_TASK].task)) {
 			set_cpus_allowed_ptr(w[CTX_TASK].task, cpumask_of(cpu));
 			wake_up_process(w[CTX_TASK].task);
+		} else {
+			setup_errors++;
 		}
 		timer_setup(&w[CTX_SOFTIRQ].timer, torture_timer_fn, TIMER_PINNED);
 		w[CTX_SOFTIRQ].timer.expires = jiffies + 1;
@@ -560,16 +575,20 @@ static int __init lrb_torture_init(void)
 					 "lrb_torture_nmi");
 	}
 #endif
-	if (hotplug_ms && num_online_cpus() > 1)
-		hotplug = kthread_run(torture_hotplug, NULL, "lrb_torture_hp");
+	/* Half a period per operation: an offline, then an online. */
+	if (hotplug_ms && num_online_cpus() > 1 &&
+	    torture_onoff_init(HZ / 10, max(msecs_to_jiffies(hotplug_ms) / 2, 1UL),
+			       torture_offlined))
+		setup_errors++;
+}
 
-	pr_info("running for %d s\n", duration);
-	for (i = 0; i < duration; i++)
-		msleep(1000);
+/* Stop everything, reconcile, report, free. */
+static void torture_stop(void)
+{
+	int cpu, i;
 
-	/* Stop: hotplug first (all CPUs back), then every writer. */
-	if (!IS_ERR_OR_NULL(hotplug))
-		kthread_stop(hotplug);
+	/* Hotplug first: kernel/torture.c brings every CPU back online. */
+	torture_cleanup_begin();
 	WRITE_ONCE(stop, true);
 #ifdef CONFIG_X86_LOCAL_APIC
 	if (!IS_ERR_OR_NULL(nmi_sender))
@@ -579,7 +598,7 @@ static int __init lrb_torture_init(void)
 		unregister_nmi_handler(NMI_LOCAL, "lrb_torture");
 	}
 #endif
-	for (i = 0; i < nw; i++) {
+	for (i = 0; i < nr_cpu_ids * CTX_NR; i++) {
 		struct torture_writer *w = &writers[i];
 
 		if (w->ctx == CTX_TASK && !IS_ERR_OR_NULL(w->task))
@@ -589,17 +608,79 @@ static int __init lrb_torture_init(void)
 		if (w->ctx == CTX_HARDIRQ && w->hrtimer.function)
 			hrtimer_cancel(&w->hrtimer);
 	}
-	if (!IS_ERR(reader))
+	if (!IS_ERR_OR_NULL(reader))
 		kthread_stop(reader);
 
 	/* Deliver the tails and drain. */
 	for_each_possible_cpu(cpu) {
 		lrb_flush(chan, cpu);
-		torture_drain_cpu(cpu, scratch);
+		torture_drain_cpu(cpu, rd_scratch);
 	}
-	fails = torture_report();
-	pr_info("%s\n", fails ? "FAIL" : "PASS");
-	lrb_channel_destroy(chan);
+	pr_info("%s\n", torture_report() ? "FAIL" : "PASS");
+	torture_free();
+	torture_cleanup_end();
+}
+
+/*
+ * Runs the test for its duration, or until the module is unloaded, then
+ * stops it. A module's thread then waits for lrb_torture_exit() to stop
+ * it, so that the task it stops is still there.
+ */
+static int torture_control(void *arg)
+{
+	unsigned long end = jiffies + (unsigned long)duration * HZ;
+
+	while (!kthread_should_stop() &&
+	       (!duration || time_before(jiffies, end)))
+		schedule_timeout_interruptible(HZ / 10);
+	torture_stop();
+	while (IS_MODULE(CONFIG_LRB_TORTURE) && !kthread_should_stop())
+		schedule_timeout_interruptible(HZ);
 	return 0;
 }
+
+static int __init lrb_torture_init(void)
+{
+	int ret;
+
+	if (!duration && !IS_MODULE(CONFIG_LRB_TORTURE))
+		return 0;
+	if (!torture_init_begin(lrb_torture_name, 0))
+		return -EBUSY;
+	ret = torture_alloc();
+	if (ret)
+		goto fail;
+	if (duration)
+		pr_info("running for %d s\n", duration);
+	else
+		pr_info("running until the module is unloaded\n");
+	torture_start();
+	control = kthread_run(torture_control, NULL, "lrb_torture");
+	if (IS_ERR(control)) {
+		ret = PTR_ERR(control);
+		control = NULL;
+		torture_init_end();
+		torture_stop();
+		return ret;
+	}
+	torture_init_end();
+	return 0;
+fail:
+	pr_err("FAIL: setup (%d)\n", ret);
+	torture_free();
+	torture_init_end();
+	torture_cleanup_begin();
+	torture_cleanup_end();
+	return ret;
+}
 late_initcall(lrb_torture_init);
+
+static void __exit lrb_torture_exit(void)
+{
+	if (control)
+		kthread_stop(control);
+}
+module_exit(lrb_torture_exit);
+
+MODULE_DESCRIPTION("LRB torture test");
+MODULE_LICENSE("GPL");
