@@ -28,19 +28,20 @@ for p in $(series_patches); do
 done
 overlay_tree=$ctree
 # git am, as a maintainer takes the series, onto a git tree of the base.
-git_am_series() {
-	local g=$top/build/check/git p
+# A subshell: check() runs it in check.sh's shell, whose directory stays.
+git_am_series() (
+	g=$top/build/check/git
 	rm -rf "$g"
 	mkdir -p "$g"
 	tar -C "$g" -xf "$tarball" --strip-components=1
-	cd "$g" || return 1
+	cd "$g" || exit 1
 	# Debian's tree ignores everything at its top level: add with -f.
 	git init -q && git add -f -A . &&
-		git -c user.name=base -c user.email=base@localhost commit -q -m base || return 1
+		git -c user.name=base -c user.email=base@localhost commit -q -m base || exit 1
 	for p in $(series_patches); do
-		git -c user.name=check -c user.email=check@localhost am -q "$top/patches/$p" || return 1
+		git -c user.name=check -c user.email=check@localhost am -q "$top/patches/$p" || exit 1
 	done
-}
+)
 check "the series applies with git am to a git tree of the base" git_am_series
 
 # Build one config of build/linux as it stands; fail on LRB warnings.

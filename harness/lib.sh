@@ -68,21 +68,18 @@ build_lrb_record() {
 }
 
 # Files the series creates, and the C files among them.
-series_files() {
-	local p
-	while read -r p _; do
-		case $p in ""|\#*) continue ;; esac
-		awk '/^--- \/dev\/null/ { n = 1; next }
-		     n && /^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print; }
-		     { n = 0 }' "$top/patches/$p"
-	done < "$top/series" | sort -u
-}
-
 # Files a patch creates.
 patch_new_files() {
 	awk '/^--- \/dev\/null/ { n = 1; next }
 	     n && /^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print; }
 	     { n = 0 }' "$top/patches/$1"
+}
+
+series_files() {
+	local p
+	for p in $(series_patches); do
+		patch_new_files "$p"
+	done | sort -u
 }
 
 # checkpatch --strict as a maintainer runs it, from the patched tree.  To

@@ -13,10 +13,10 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 variant=$1 mode=$2 duration=$3 expect=${4:-PASS}
 arch=${LRB_ARCH:-x86_64}
-log=$logdir/torture-$variant-$mode.log
+log=$logdir/torture-$arch-$variant-$mode.log
 runs=1
-[ "$arch" = x86_64 ] || log=$logdir/torture-$arch-$variant-$mode.log
 if [ "$arch" = x86_64 ]; then
+	log=$logdir/torture-$variant-$mode.log
 	ko=${LRB_OUT:-$top/build/out}/x86_64-$variant/kernel/trace/lrb_torture.ko
 	[ -f "$ko" ] || { echo "torture: $ko not built"; exit 1; }
 	export LRB_INITRD=$top/build/initramfs-torture-$variant.cpio.gz

@@ -43,11 +43,15 @@ static long sys4(long n, long a, long b, long c, long d)
 
 static char logbuf[1 << 17];
 
-/* Does the kernel log hold @s? */
-static int log_has(const char *s)
+/* SYSLOG_ACTION_READ_ALL: the newest bytes of the kernel log. */
+static long log_read(void)
 {
-	/* SYSLOG_ACTION_READ_ALL: the newest bytes of the log. */
-	long n = sys4(SYS_syslog, 3, (long)logbuf, sizeof(logbuf), 0);
+	return sys4(SYS_syslog, 3, (long)logbuf, sizeof(logbuf), 0);
+}
+
+/* Do the first @n bytes of logbuf hold @s? */
+static int log_has(long n, const char *s)
+{
 	long i, j;
 
 	for (i = 0; i < n; i++) {
@@ -63,11 +67,14 @@ static int log_has(const char *s)
 static void wait_torture(void)
 {
 	static const struct { long sec, nsec; } second = { 1, 0 };
+	long n = log_read();
 
-	if (!log_has("lrb_torture: running"))
+	if (!log_has(n, "lrb_torture: running"))
 		return;
-	while (!log_has("lrb_torture: PASS") && !log_has("lrb_torture: FAIL"))
+	while (!log_has(n, "lrb_torture: PASS") && !log_has(n, "lrb_torture: FAIL")) {
 		sys4(SYS_nanosleep, (long)&second, 0, 0, 0);
+		n = log_read();
+	}
 }
 
 void _start(void)
