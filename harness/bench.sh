@@ -1,6 +1,7 @@
 #!/bin/bash
-# bench.sh: run lrb_bench in UML (native execution) for both sync variants,
-# and once in the x86_64 guest (QEMU TCG: functional only, not timings).
+# bench.sh: run lrb_bench in UML (native execution, built in) for both sync
+# variants, and once in the x86_64 guest (QEMU TCG: functional only, not
+# timings), as a module loaded and unloaded.
 # Prints the tables with the CPU model and the date.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,9 +23,20 @@ if [ "${LRB_BENCH_X86:-1}" = 1 ]; then
 	"$here/build.sh" x86_64 local >"$logdir/build-x86_64-local.log" 2>&1 || exit 1
 	echo
 	echo "=== x86_64 guest under QEMU TCG, LRB_SYNC_LOCAL (emulated: functional check only, NOT timings)"
+	# lrb_bench is a module there: guest/bench-init.sh loads it (it runs
+	# while loading) with the lrb_bench.* parameters, then unloads it.
+	ko=$top/build/out/x86_64-local/kernel/trace/lrb_bench.ko
+	[ -f "$ko" ] || { echo "bench: $ko not built"; exit 1; }
+	initrd=$top/build/initramfs-bench.cpio.gz
+	"$here/mkinitramfs.sh" "$initrd" "$here/guest/bench-init.sh" "$ko"
+	LRB_INITRD=$initrd \
 	LRB_CMDLINE="$args lrb_bench.reps=3 lrb_bench.batches=10 lrb_bench.loops=10000 lrb_bench.mark_loops=1000" \
 		"$here/boot.sh" x86_64 local "$logdir/bench-x86_64-local.log" || rc=1
-	grep -q 'lrb_bench: done' "$logdir/bench-x86_64-local.log" && echo "ran to completion (figures in build/log/bench-x86_64-local.log)" ||
-		{ echo "bench did not finish"; rc=1; }
+	if grep -q 'lrb_bench: done' "$logdir/bench-x86_64-local.log" &&
+	   grep -q 'LRB-INIT: rmmod lrb_bench: ok' "$logdir/bench-x86_64-local.log"; then
+		echo "loaded, ran to completion, unloaded (figures in build/log/bench-x86_64-local.log)"
+	else
+		echo "bench did not finish, or did not unload"; rc=1
+	fi
 fi
 exit $rc

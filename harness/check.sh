@@ -56,7 +56,8 @@ build_cfg() {
 lint_new() {
 	local objs=() f log=$logdir/check-lint.log
 	for f in kernel/trace/lrb.c kernel/trace/lrb_kunit.c kernel/trace/lrb_fs.c \
-		 kernel/trace/lrb_events.c kernel/trace/lrb_trace_events.c kernel/trace/lrb_bench.c; do
+		 kernel/trace/lrb_events.c kernel/trace/lrb_trace_events.c kernel/trace/lrb_bench.c \
+		 kernel/trace/lrb_torture.c; do
 		[ -f "$tree/$f" ] && objs+=("${f%.c}.o")
 	done
 	[ ${#objs[@]} -eq 0 ] && return 0

@@ -18,19 +18,22 @@ pass() { passed=$((passed + 1)); echo "ok: $variant: $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL: $variant: $1"; }
 expect() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 
-# The sanitized uapi headers of the series, as user space sees them.
+# Built against the sanitized uapi headers of the series, installed in
+# the O= dir of the kernel, as user space sees them.
 out=$top/build/out/x86_64-$variant
-hdr=(-isystem "$out/usr/include")
+# The selftests through kselftest's own Makefile, as their users build
+# them (into $out/kselftest/lrb), static for the busybox guest.
 if ! build_lrb_record "$work/bin" "$variant" >"$work/tool.log" 2>&1 ||
-   ! gcc -static -O2 -Wall -Werror "${hdr[@]}" -o "$work/bin/lrb_test" \
-	"$tree/tools/testing/selftests/lrb/lrb_test.c"; then
+   ! make -s -C "$tree/tools/testing/selftests" TARGETS=lrb O="$out" \
+	USERCFLAGS="-O2 -Werror" USERLDFLAGS=-static >>"$work/tool.log" 2>&1 ||
+   ! cp "$out/kselftest/lrb/lrb_test" "$work/bin/lrb_test"; then
 	fail "build lrb-record and selftests"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	exit 1
 fi
 "$here/mkinitramfs.sh" "$work/initramfs.cpio.gz" "$here/guest/user-init.sh" \
 	"$work/bin/lrb-record" "$work/bin/lrb_test" \
-	$(ls "$out/samples/lrb/lrb_sample.ko" 2>/dev/null)
+	$(ls "$out/samples/lrb/lrb_sample.ko" "$out/kernel/trace/lrb_bench.ko" 2>/dev/null)
 log=$logdir/user-$variant.log
 LRB_INITRD=$work/initramfs.cpio.gz LRB_SHARE=$share LRB_SMP=2 LRB_TCG_THREAD=single \
 	LRB_CMDLINE="kunit.filter_glob=none.none" \
@@ -78,6 +81,15 @@ expect "lrb-record -e with an unknown event fails, says why" \
 expect "lrb-record probes exit status 0" "grep -q 'LRB-USER: record probes exit 0' '$log.txt'"
 
 expect "lrb-record torture exit status 0" "grep -q 'LRB-USER: record torture exit 0' '$log.txt'"
+# lrb_bench as a module: loaded, run to the end with every table, unloaded.
+expect "lrb_bench module: insmod ran the benchmark (exit 0), rmmod removed it (exit 0), nothing left" \
+	"grep -q 'LRB-USER: bench insmod exit 0' '$log.txt' && grep -q 'LRB-USER: bench rmmod exit 0' '$log.txt' &&
+	 ! grep -qE 'LRB-USER: bench (still loaded|instance left)' '$log.txt'"
+for tbl in 1 2 3 4 5 6 7; do
+	expect "lrb_bench module: table $tbl printed" "grep -q 'lrb_bench: table $tbl: ' '$log.txt'"
+done
+expect "lrb_bench module: ran to the end, no setup failed" \
+	"grep -q 'lrb_bench: done' '$log.txt' && ! grep -qE 'lrb_bench: .*(failed|cannot)' '$log.txt'"
 
 for t in workload losses torture probes; do
 	d=$share/trace-$t

@@ -27,7 +27,7 @@ E=/sys/kernel/tracing/lrb/probe/events
 echo "LRB-DEMO: events this kernel can record:"
 echo "create probe" > /sys/kernel/tracing/lrb/control
 echo "$(grep -c ':' $E) trace events in $(grep ':' $E | cut -d: -f1 | sort -u | wc -l) systems, and $(grep -v '^#' $E | grep -vc ':') markers; a few:"
-grep -E '^(sched:sched_(switch|process_exec)|irq:irq_handler_entry|syscalls:sys_enter_openat|timer:hrtimer_start|lrb_bench_m0) ' $E
+grep -E '^(sched:sched_(switch|process_exec)|irq:irq_handler_entry|syscalls:sys_enter_openat|timer:hrtimer_start) ' $E
 echo "remove probe" > /sys/kernel/tracing/lrb/control
 echo "LRB-DEMO: lrb-record -o /tmp/trace -e all -b 16M -- workload"
 lrb-record -q -o /tmp/trace -B demo -b 16M -e all -- /tmp/workload.sh

@@ -85,6 +85,19 @@ if [ -f /lib/lrb_sample.ko ]; then
 	echo "LRB-USER: bad event exit $?"
 fi
 
+# lrb_bench as a module: a short run at load (QEMU TCG: a functional
+# check, not timings), then unloaded; the run leaves nothing behind (its
+# ftrace instance gone, no channel left).
+if [ -f /lib/lrb_bench.ko ]; then
+	echo "LRB-USER: bench module"
+	insmod /lib/lrb_bench.ko run=1 reps=3 batches=10 loops=10000 mark_loops=1000
+	echo "LRB-USER: bench insmod exit $?"
+	rmmod lrb_bench
+	echo "LRB-USER: bench rmmod exit $?"
+	grep -q '^lrb_bench ' /proc/modules && echo "LRB-USER: bench still loaded"
+	[ -d /sys/kernel/tracing/instances/lrb_bench ] && echo "LRB-USER: bench instance left"
+fi
+
 # ftrace as the oracle: the same events recorded by an ftrace instance and
 # by an LRB channel while a workload runs; the host compares them.
 T=/sys/kernel/tracing

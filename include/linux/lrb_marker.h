@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * LRB events: struct lrb_event is what the LRB event registry
+ * (kernel/trace/lrb_events.c) knows of an event it can record, a marker
+ * or a trace event.
+ *
  * LRB markers: named, typed instrumentation sites that record into an LRB
  * channel, each guarded by its own static key.
  *
@@ -101,7 +105,7 @@ struct lrb_event {
 	char *tsdl;
 	/* the running links, an RCU list the writers walk */
 	struct list_head links;
-	/* in the registry */
+	/* in the registry: changed with the _rcu calls, under its mutex */
 	struct list_head list;
 };
 

@@ -7,9 +7,11 @@
  * Table 6: sub-buffer switches by sub-buffer size, the worst single write
  * and the reader's worst get; table 7: cache-cold writes.
  *
- * Built in; runs at boot with lrb_bench.run=1. Every figure is the
- * min / median / max over lrb_bench.reps repetitions, and every
- * comparison is a ratio of figures measured in the same repetition.
+ * Built in, it runs at boot with lrb_bench.run=1; as a module, at load
+ * with run=1, and the module can be removed once it has run. Every
+ * figure is the min / median / max over lrb_bench.reps repetitions, and
+ * every comparison is a ratio of figures measured in the same
+ * repetition.
  * Timings are only meaningful where the kernel runs natively (UML here,
  * or real hardware); under an emulator they are not timings.
  */
@@ -27,11 +29,12 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
+#include <linux/trace.h>
+#include <linux/trace_events.h>
 #include <linux/vmalloc.h>
 #include <asm/local.h>
 
 #include "lrb_events.h"
-#include "trace.h"
 
 #ifdef CONFIG_LRB_TRACE_EVENTS
 #define CREATE_TRACE_POINTS
@@ -40,7 +43,7 @@
 
 static bool run;
 module_param(run, bool, 0444);
-MODULE_PARM_DESC(run, "run the benchmark at boot");
+MODULE_PARM_DESC(run, "run the benchmark at boot or at load");
 static int reps = 11;
 module_param(reps, int, 0444);
 MODULE_PARM_DESC(reps, "repetitions of every measurement (at least 3)");
@@ -659,8 +662,9 @@ static u64 time_direct(struct lrb_channel *chan, size_t len)
 
 /*
  * Each repetition times the tracepoint with no probe, with LRB's probe
- * (recording into an LRB channel) and with ftrace's (recording into the
- * top-level ftrace buffer), one after the other.
+ * (recording into an LRB channel) and with ftrace's (recording into an
+ * ftrace instance, "lrb_bench", whose buffers have the size any new
+ * instance gets), one after the other.
  */
 static void bench_trace_event(void)
 {
@@ -675,6 +679,7 @@ static void bench_trace_event(void)
 	size_t len = 32 + sizeof("lrb_bench");
 	struct lrb_events_owner owner;
 	struct lrb_channel *chan;
+	struct trace_array *tr;
 	int r;
 
 	chan = lrb_channel_create(&cfg);
@@ -683,8 +688,8 @@ static void bench_trace_event(void)
 		return;
 	}
 	lrb_events_owner_init(&owner);
-	/* ftrace's buffers at their configured size, as a user gets them. */
-	if (tracing_update_buffers() ||
+	tr = trace_array_get_by_name("lrb_bench");
+	if (!tr ||
 	    lrb_events_command(&owner, "enable lrb_bench:lrb_bench_event"))
 		goto fail;
 	for (r = 0; r < reps; r++) {
@@ -694,10 +699,12 @@ static void bench_trace_event(void)
 			goto fail;
 		vl[r] = time_trace_event();
 		lrb_events_stop(&owner);
-		if (trace_set_clr_event("lrb_bench", "lrb_bench_event", 1))
+		if (trace_array_set_clr_event(tr, "lrb_bench",
+					      "lrb_bench_event", true))
 			goto fail;
 		vf[r] = time_trace_event();
-		trace_set_clr_event("lrb_bench", "lrb_bench_event", 0);
+		trace_array_set_clr_event(tr, "lrb_bench", "lrb_bench_event",
+					  false);
 		rr[r] = div64_u64(1000 * vl[r], max_t(u64, 1, vf[r]));
 	}
 	pr_info("table 5: one trace event (5 ints and a 10-byte string), ns per event (min median max over %d reps of %d events); %s\n",
@@ -706,12 +713,16 @@ static void bench_trace_event(void)
 	pr_mmm("tracepoint, no probe attached", summarize(vn, reps), "ns");
 	pr_mmm("LRB reserve+memset+commit, same size", summarize(vd, reps), "ns");
 	pr_mmm("LRB stage probe into a channel", summarize(vl, reps), "ns");
-	pr_mmm("ftrace trace event into its buffer", summarize(vf, reps), "ns");
+	pr_mmm("ftrace trace event into an instance", summarize(vf, reps), "ns");
 	pr_mmm("ratio lrb / ftrace", summarize(rr, reps), "x");
 	goto out;
 fail:
 	pr_err("table 5: cannot attach the bench event\n");
 out:
+	if (tr) {
+		trace_array_put(tr);
+		trace_array_destroy(tr);
+	}
 	lrb_events_owner_release(&owner);
 	lrb_channel_destroy(chan);
 }
@@ -992,3 +1003,12 @@ static int __init lrb_bench_init(void)
 	return 0;
 }
 late_initcall(lrb_bench_init);
+
+/* Everything was freed when the run ended: nothing to undo. */
+static void __exit lrb_bench_exit(void)
+{
+}
+module_exit(lrb_bench_exit);
+
+MODULE_DESCRIPTION("LRB benchmark against the ftrace ring buffer");
+MODULE_LICENSE("GPL");

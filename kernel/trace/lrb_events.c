@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LRB event registry: the events LRB can record (markers, built-in and in
- * modules, and the kernel's trace events), their ids, their CTF
- * descriptions, and which tracefs channels record each one.
+ * modules, and the kernel's trace events), their ids and their CTF
+ * descriptions.
  *
- * A channel (an owner) selects events with selectors (see
+ * Event ids are never reused for another description: a module's events
+ * retire when it unloads, their descriptions stay in the metadata, so a
+ * trace holding their records stays readable, and the same events get
+ * their ids back when the module loads again.
+ *
+ * The registry also knows which tracefs channels record each event. A
+ * channel (an owner) selects events with selectors (see
  * lrb_events_command()); a selector also takes the events of modules
  * loaded later. An event may be selected by any number of channels: each
  * (event, channel) pair is a link. A link runs (it is on its event's RCU
@@ -13,11 +19,6 @@
  * links under rcu_read_lock_sched() or in a tracepoint probe;
  * lrb_events_stop() detaches the links and waits for writers in flight
  * before the owner flushes.
- *
- * Event ids are never reused for another description: a module's events
- * retire when it unloads, their descriptions stay in the metadata, so a
- * trace holding their records stays readable, and the same events get
- * their ids back when the module loads again.
  */
 
 #include <linux/glob.h>
@@ -450,8 +451,8 @@ static bool lrb_link_of_event(struct lrb_event_link *l, const void *ev)
  * lrb_event_unregister() - remove an event from the registry
  * @ev: a registered event.
  *
- * Detaches it from every channel, waits for writers in flight, and keeps
- * its description in the metadata.
+ * Detaches it from every channel and waits for writers in flight.
+ * Keeps its description in the metadata.
  */
 void lrb_event_unregister(struct lrb_event *ev)
 {
@@ -480,6 +481,7 @@ void lrb_events_owner_init(struct lrb_events_owner *o)
 	list_add_tail(&o->list, &lrb_events_owners);
 	mutex_unlock(&lrb_events_mutex);
 }
+EXPORT_SYMBOL_GPL(lrb_events_owner_init);
 
 static bool lrb_link_is_new(struct lrb_event_link *l, const void *arg)
 {
@@ -594,6 +596,7 @@ int lrb_events_command(struct lrb_events_owner *o, const char *cmd)
 	mutex_unlock(&lrb_events_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(lrb_events_command);
 
 /**
  * lrb_events_start() - start the events of an owner, writing to @chan
@@ -627,6 +630,7 @@ int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
 	mutex_unlock(&lrb_events_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(lrb_events_start);
 
 /**
  * lrb_events_stop() - stop the events of an owner
@@ -645,6 +649,7 @@ void lrb_events_stop(struct lrb_events_owner *o)
 	lrb_events_sync();
 	mutex_unlock(&lrb_events_mutex);
 }
+EXPORT_SYMBOL_GPL(lrb_events_stop);
 
 static bool lrb_link_any(struct lrb_event_link *l, const void *arg)
 {
@@ -669,6 +674,7 @@ void lrb_events_owner_release(struct lrb_events_owner *o)
 	list_del(&o->list);
 	mutex_unlock(&lrb_events_mutex);
 }
+EXPORT_SYMBOL_GPL(lrb_events_owner_release);
 
 /**
  * lrb_events_show() - list the events for a channel's "events" file

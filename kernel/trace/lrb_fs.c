@@ -180,6 +180,7 @@ struct lrb_fs_chan {
 };
 
 static DEFINE_MUTEX(lrb_fs_mutex);
+/* Changed under lrb_fs_mutex, with the _rcu calls: readable without it. */
 static LIST_HEAD(lrb_fs_chans);
 static struct dentry *lrb_fs_root;
 
@@ -309,75 +310,124 @@ static int lrb_fs_realloc(struct lrb_fs_chan *fc,
 	return 0;
 }
 
-/* Settings. */
+/*
+ * Settings: files that reshape a disabled channel's buffers. Each shows
+ * and parses one value; lrb_channel_create() judges the result (powers
+ * of two, bounds), so the rules live in one place.
+ */
+
+struct lrb_fs_setting {
+	const char *name;
+	int (*show)(const struct lrb_fs_chan *fc, char *buf, size_t size);
+	int (*parse)(const char *text, struct lrb_config *c,
+		     enum lrb_fs_clock *clock);
+};
+
+static int lrb_fs_subbuf_size_show(const struct lrb_fs_chan *fc, char *buf,
+				   size_t size)
+{
+	return scnprintf(buf, size, "%zu\n", fc->config.subbuf_size);
+}
+
+static int lrb_fs_subbuf_size_parse(const char *text, struct lrb_config *c,
+				    enum lrb_fs_clock *clock)
+{
+	unsigned long v;
+
+	if (kstrtoul(text, 10, &v))
+		return -EINVAL;
+	c->subbuf_size = v;
+	return 0;
+}
+
+static int lrb_fs_num_subbufs_show(const struct lrb_fs_chan *fc, char *buf,
+				   size_t size)
+{
+	return scnprintf(buf, size, "%u\n", fc->config.num_subbufs);
+}
+
+static int lrb_fs_num_subbufs_parse(const char *text, struct lrb_config *c,
+				    enum lrb_fs_clock *clock)
+{
+	return kstrtouint(text, 10, &c->num_subbufs) ? -EINVAL : 0;
+}
+
+static int lrb_fs_mode_show(const struct lrb_fs_chan *fc, char *buf,
+			    size_t size)
+{
+	return scnprintf(buf, size, "%s\n", lrb_fs_mode_names[fc->config.mode]);
+}
+
+static int lrb_fs_mode_parse(const char *text, struct lrb_config *c,
+			     enum lrb_fs_clock *clock)
+{
+	int i = match_string(lrb_fs_mode_names, ARRAY_SIZE(lrb_fs_mode_names),
+			     text);
+
+	if (i < 0)
+		return -EINVAL;
+	c->mode = i;
+	return 0;
+}
+
+static int lrb_fs_clock_show(const struct lrb_fs_chan *fc, char *buf,
+			     size_t size)
+{
+	return scnprintf(buf, size, "%s\n", lrb_fs_clock_names[fc->clock]);
+}
+
+static int lrb_fs_clock_parse(const char *text, struct lrb_config *c,
+			      enum lrb_fs_clock *clock)
+{
+	int i = match_string(lrb_fs_clock_names,
+			     ARRAY_SIZE(lrb_fs_clock_names), text);
+
+	if (i < 0)
+		return -EINVAL;
+	*clock = i;
+	return 0;
+}
+
+static const struct lrb_fs_setting lrb_fs_settings[] = {
+	{ "subbuf_size", lrb_fs_subbuf_size_show, lrb_fs_subbuf_size_parse },
+	{ "num_subbufs", lrb_fs_num_subbufs_show, lrb_fs_num_subbufs_parse },
+	{ "mode", lrb_fs_mode_show, lrb_fs_mode_parse },
+	{ "clock", lrb_fs_clock_show, lrb_fs_clock_parse },
+};
+
+/* The setting of a file: the entry of lrb_fs_settings[] it was made from. */
+static const struct lrb_fs_setting *lrb_fs_setting_of(struct file *file)
+{
+	const char *name = file_dentry(file)->d_name.name;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lrb_fs_settings); i++)
+		if (!strcmp(name, lrb_fs_settings[i].name))
+			return &lrb_fs_settings[i];
+	/* Setting files are made from the table's names only. */
+	WARN_ON_ONCE(1);
+	return &lrb_fs_settings[0];
+}
 
 static ssize_t lrb_fs_setting_read(struct file *file, char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
+	const struct lrb_fs_setting *set = lrb_fs_setting_of(file);
 	struct lrb_fs_chan *fc = file->private_data;
-	const char *name = file_dentry(file)->d_name.name;
 	char buf[64];
 	int len;
 
 	mutex_lock(&lrb_fs_mutex);
-	if (!strcmp(name, "subbuf_size"))
-		len = scnprintf(buf, sizeof(buf), "%zu\n", fc->config.subbuf_size);
-	else if (!strcmp(name, "num_subbufs"))
-		len = scnprintf(buf, sizeof(buf), "%u\n", fc->config.num_subbufs);
-	else if (!strcmp(name, "mode"))
-		len = scnprintf(buf, sizeof(buf), "%s\n",
-				lrb_fs_mode_names[fc->config.mode]);
-	else
-		len = scnprintf(buf, sizeof(buf), "%s\n",
-				lrb_fs_clock_names[fc->clock]);
+	len = set->show(fc, buf, sizeof(buf));
 	mutex_unlock(&lrb_fs_mutex);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-/* Parse @text into @c or @clock as the setting @name asks; -EINVAL if bad. */
-static int lrb_fs_parse_setting(const char *name, const char *text,
-				struct lrb_config *c, enum lrb_fs_clock *clock)
-{
-	unsigned long v;
-	int i;
-
-	if (!strcmp(name, "mode")) {
-		i = match_string(lrb_fs_mode_names,
-				 ARRAY_SIZE(lrb_fs_mode_names), text);
-		if (i < 0)
-			return -EINVAL;
-		c->mode = i;
-		return 0;
-	}
-	if (!strcmp(name, "clock")) {
-		i = match_string(lrb_fs_clock_names,
-				 ARRAY_SIZE(lrb_fs_clock_names), text);
-		if (i < 0)
-			return -EINVAL;
-		*clock = i;
-		return 0;
-	}
-	if (kstrtoul(text, 10, &v) || !is_power_of_2(v))
-		return -EINVAL;
-	if (!strcmp(name, "subbuf_size")) {
-		if (v < LRB_SUBBUF_SIZE_MIN || v > LRB_SUBBUF_SIZE_MAX)
-			return -EINVAL;
-		c->subbuf_size = v;
-	} else {
-		if (v < LRB_NUM_SUBBUFS_MIN || v > LRB_NUM_SUBBUFS_MAX)
-			return -EINVAL;
-		c->num_subbufs = v;
-	}
-	if (c->subbuf_size * c->num_subbufs > LRB_CPU_BUF_SIZE_MAX)
-		return -EINVAL;
-	return 0;
 }
 
 static ssize_t lrb_fs_setting_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
+	const struct lrb_fs_setting *set = lrb_fs_setting_of(file);
 	struct lrb_fs_chan *fc = file->private_data;
-	const char *name = file_dentry(file)->d_name.name;
 	char text[LRB_FS_SETTING_MAX];
 	enum lrb_fs_clock clock;
 	struct lrb_config c;
@@ -392,7 +442,7 @@ static ssize_t lrb_fs_setting_write(struct file *file, const char __user *ubuf,
 		goto out;
 	c = fc->config;
 	clock = fc->clock;
-	ret = lrb_fs_parse_setting(name, text, &c, &clock);
+	ret = set->parse(text, &c, &clock);
 	if (!ret)
 		ret = lrb_fs_realloc(fc, &c, clock);
 out:
@@ -1426,18 +1476,17 @@ static const struct file_operations lrb_fs_stream_fops = {
 
 static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 {
-	static const char * const settings[] = {
-		"subbuf_size", "num_subbufs", "mode", "clock",
-	};
 	struct dentry *streams;
 	char name[16];
-	int i, cpu;
+	int i;
+	int cpu;
 
 	fc->dir = tracefs_create_dir(fc->name, lrb_fs_root);
 	if (!fc->dir)
 		return -ENOMEM;
-	for (i = 0; i < ARRAY_SIZE(settings); i++)
-		if (!tracefs_create_file(settings[i], LRB_FS_MODE_WRITE, fc->dir, fc,
+	for (i = 0; i < ARRAY_SIZE(lrb_fs_settings); i++)
+		if (!tracefs_create_file(lrb_fs_settings[i].name,
+					 LRB_FS_MODE_WRITE, fc->dir, fc,
 					 &lrb_fs_setting_fops))
 			return -ENOMEM;
 	if (!tracefs_create_file("enable", LRB_FS_MODE_WRITE, fc->dir, fc,

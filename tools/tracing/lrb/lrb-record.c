@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrb-record: record LRB channels into CTF trace directories, and look at
- * what was recorded.
+ * lrb-record: record LRB channels into CTF trace directories.
  *
  *   lrb-record [record] [OPTION...] [-- COMMAND [ARG...]]
  *   lrb-record report [DIR]
@@ -24,10 +23,6 @@
  * "lrb-record snapshot" writes what a running channel holds to a new
  * trace directory, as often as asked, and the recorder takes one last
  * snapshot to DIR when it stops.
- *
- * Exit status: 0; 1 when tracing failed; 2 for bad usage; with COMMAND,
- * the command's status (128 + N if signal N killed it), as "perf record"
- * does, unless tracing failed.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -168,7 +163,8 @@ static void print_help(void)
 "       lrb-record --help | --version\n"
 "\n"
 "record: trace into a new CTF trace directory, until COMMAND exits,\n"
-"--duration ends, or Ctrl-C. Sizes take a k, M or G suffix (1024-based).\n"
+"--duration ends, or Ctrl-C.\n"
+"Sizes take a k, M or G suffix (1024-based).\n"
 "  -o, --output DIR         trace directory, created (default\n"
 "                           lrb-trace-YYYYMMDD-HHMMSS)\n"
 "      --force              write into an existing DIR, deleting the files\n"
@@ -950,14 +946,17 @@ struct record_opts {
 	const char *events[256];
 	int nr_events;
 	char name[64];
-	unsigned long long buffer_size, subbuf_size, num_subbufs;
-	const char *buffer_arg, *subbuf_arg, *num_arg;
+	unsigned long long subbuf_size, num_subbufs;
+	const char *subbuf_arg, *num_arg;
+	unsigned long long buffer_size;
+	const char *buffer_arg;
 	const char *mode;
 	const char *clock_name;
 	bool cpus[MAX_CPUS];
 	bool cpu_list;
 	double duration;
-	bool quiet, dry_run;
+	bool quiet;
+	bool dry_run;
 	bool default_events;
 	bool flight;
 	const char *switch_timer;
@@ -972,7 +971,6 @@ enum {
 	OPT_CPU,
 	OPT_DURATION,
 	OPT_DRY_RUN,
-	OPT_HELP,
 	OPT_VERSION,
 	OPT_FLIGHT,
 	OPT_SWITCH_TIMER,
@@ -1002,7 +1000,7 @@ static const struct option record_long[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Sub-buffer size and count from --buffer-size, --subbuf-size, --num-subbufs. */
+/* Sub-buffer size and count from the command line: rounded, checked. */
 static void size_buffers(struct record_opts *o)
 {
 	char a[32], b[32];
@@ -1214,7 +1212,8 @@ static int cmd_record(int argc, char **argv)
 	struct pollfd pfd[MAX_CPUS];
 	struct sigaction sa = { .sa_handler = on_signal };
 	double start, last = 0;
-	bool tty, ended_child = false;
+	bool ended_child = false;
+	bool tty;
 	int ret = 0;
 	struct counts c;
 	char num[32];
