@@ -208,7 +208,7 @@ extern struct lrb_marker __stop___lrb_markers[];
  *	file.
  *
  * Each value is evaluated once, and only when the site is enabled; the
- * record is then written by __lrb_mark() into the channel that enabled
+ * record is then written by __lrb_mark() into each channel that selected
  * the event, on this CPU, from any context. Records that do not fit are
  * counted as lost by the channel, like any other.
  */

@@ -203,12 +203,14 @@ static int lrb_link_start(struct lrb_event_link *l, struct lrb_channel *chan)
 	int ret;
 
 	l->chan = chan;
-	list_add_tail_rcu(&l->ev_node, &l->ev->links);
+	/*
+	 * Attach first, publish after: a link that failed to start was never
+	 * seen by a writer, and its caller may free it at once.
+	 */
 	ret = l->ev->start(l);
-	if (ret) {
-		list_del_rcu(&l->ev_node);
+	if (ret)
 		return ret;
-	}
+	list_add_tail_rcu(&l->ev_node, &l->ev->links);
 	l->running = true;
 	return 0;
 }

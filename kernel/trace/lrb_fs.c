@@ -826,9 +826,6 @@ static void lrb_fs_metadata_types(struct seq_file *m)
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		seq_printf(m, "typealias integer { size = %u; align = 8; signed = false; } := uint%u_t;\n",
 			   sizes[i], sizes[i]);
-	for (i = 0; i < ARRAY_SIZE(sizes); i++)
-		seq_printf(m, "typealias integer { size = %u; align = 8; signed = true; } := int%u_t;\n",
-			   sizes[i], sizes[i]);
 	seq_printf(m, "\ntrace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n",
 		   IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? "be" : "le");
 	seq_puts(m, "\tpacket.header := struct {\n"

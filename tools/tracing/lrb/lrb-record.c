@@ -876,13 +876,15 @@ static unsigned long long round_setting(const char *opt, const char *arg,
 					unsigned long long min,
 					unsigned long long max, bool quiet)
 {
-	unsigned long long r = pow2_up(v);
+	unsigned long long r;
 	char a[32], b[32];
 
-	if (v < 1 || r > max)
+	/* Checked before rounding: @max is a power of two, pow2_up() not. */
+	if (v < 1 || v > max)
 		usage_error("%s %s: must be %s to %s", opt, arg,
 			    size_str(min, a, sizeof(a)),
 			    size_str(max, b, sizeof(b)));
+	r = pow2_up(v);
 	if (r < min)
 		r = min;
 	if (r != v && !quiet)
@@ -1252,9 +1254,16 @@ static int cmd_record(int argc, char **argv)
 					o.events[i]);
 			continue;
 		}
-		if (err == -ENOENT && !access(chan_dir, F_OK))
+		if (err == -ENOENT && !access(chan_dir, F_OK)) {
+			char path[600];
+
+			snprintf(path, sizeof(path), "%s/events", chan_dir);
+			if (access(path, F_OK))
+				die("-e %s: this kernel has no events (%s)",
+				    o.events[i], "built without CONFIG_LRB_MARKERS");
 			die("-e %s: no such event (lrb-record list shows them)",
 			    o.events[i]);
+		}
 		if (err)
 			die("-e %s: %s", o.events[i], strerror(-err));
 	}
