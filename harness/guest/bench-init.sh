@@ -3,10 +3,8 @@
 # with the lrb_bench.* parameters of the kernel command line (it runs
 # while loading), then unload it.  bench.sh reads the tables and the
 # LRB-INIT lines on the console.
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-params=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^lrb_bench\.//p' | tr '\n' ' ')
+. /etc/lrb-setup.sh
+params=$(cmdline_params lrb_bench)
 echo "LRB-INIT: insmod lrb_bench.ko $params"
 # shellcheck disable=SC2086
 if insmod /lib/lrb_bench.ko $params; then

@@ -5,10 +5,8 @@
 # unloaded, and unload it after a few seconds, which must stop the test,
 # report and free everything just the same.  torture.sh reads the two
 # verdicts on the console.
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-params=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^lrb_torture\.//p' | tr '\n' ' ')
+. /etc/lrb-setup.sh
+params=$(cmdline_params lrb_torture)
 # kernel/torture.c, when it is a module: lrb_torture needs it.
 [ -f /lib/torture.ko ] && insmod /lib/torture.ko
 verdicts() { dmesg | grep -cE 'lrb_torture: (PASS|FAIL)$'; }

@@ -86,8 +86,8 @@ if [ -f /lib/lrb_sample.ko ]; then
 fi
 
 # lrb_bench as a module: a short run at load (QEMU TCG: a functional
-# check, not timings), then unloaded; the run leaves nothing behind (its
-# ftrace instance gone, no channel left).
+# check, not timings), then unloaded; neither the module nor its ftrace
+# instance may be left behind.
 if [ -f /lib/lrb_bench.ko ]; then
 	echo "LRB-USER: bench module"
 	insmod /lib/lrb_bench.ko run=1 reps=3 batches=10 loops=10000 mark_loops=1000
