@@ -62,7 +62,10 @@ lint_new() {
 		[ -f "$tree/$f" ] && objs+=("${f%.c}.o")
 	done
 	[ ${#objs[@]} -eq 0 ] && return 0
-	make -C "$tree" O="$cout/x86_64-local" -s W=1 C=2 CC="ccache gcc" "${objs[@]}" >"$log" 2>&1 || { cat "$log"; return 1; }
+	# The same CC and HOSTCC as build.sh: a different HOSTCC rebuilds
+	# objtool, and every object depends on objtool.
+	make -C "$tree" O="$cout/x86_64-local" -s -j"$(nproc)" W=1 C=2 \
+		CC="ccache gcc" HOSTCC="ccache gcc" "${objs[@]}" >"$log" 2>&1 || { cat "$log"; return 1; }
 	cat "$log"
 	test ! -s "$log"
 }
