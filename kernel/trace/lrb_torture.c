@@ -129,7 +129,7 @@ static atomic_long_t hotplug_cycles;
 static int setup_errors;
 static bool stop;
 static char *lrb_torture_name = "lrb_torture";
-static struct task_struct *reader, *nmi_sender, *control;
+static struct task_struct *reader, *control;
 
 static u32 torture_csum(const struct torture_rec *r)
 {
@@ -237,6 +237,7 @@ static void torture_hrtimer_start(void *arg)
 }
 
 #ifdef CONFIG_X86_LOCAL_APIC
+static struct task_struct *nmi_sender;
 static bool nmi_armed;
 
 static int torture_nmi(unsigned int type, struct pt_regs *regs)
