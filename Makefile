@@ -2,12 +2,13 @@
 #
 #   make demo     build and boot the x86_64 guest with the series, show LRB at work
 #   make test     apply, build and boot {UML, x86_64, i386, arm64} x {LRB_SYNC_LOCAL,
-#                 LRB_SYNC_IRQOFF}, run the KUnit suite and the static checks,
-#                 end with "N passed, N failed"
-#   make check    the slow review checks: series applies with patch -p1 to a
-#                 pristine tree, every patch builds in three configs,
-#                 checkpatch, sparse, W=1, kernel-doc, overlay == series,
-#                 the whole series for i386 and arm64 in both variants
+#                 LRB_SYNC_IRQOFF} (no warning in LRB files), run the KUnit
+#                 suite and the static checks, end with "N passed, N failed,
+#                 N skipped"
+#   make check    the slow review checks: series applies with patch -p1 and
+#                 git am to a pristine tree, every patch builds in three
+#                 configs, checkpatch, sparse, W=1, kernel-doc, overlay ==
+#                 series, coccicheck, htmldocs, the model
 #   make torture  DURATION=600: lrb_torture on x86_64 with 4 CPUs, both sync
 #                 variants and both modes
 #   make torture-debug  DURATION=...: the same on a lockdep+KASAN+UBSAN kernel

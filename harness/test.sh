@@ -36,6 +36,10 @@ for run in $runs; do
 		continue
 	fi
 	grep -E '^== ' "$logdir/build-$run.log" || true
+	# Every architecture and variant: no warning in the LRB files (a
+	# warning does not fail the build).
+	check "build $run: no warning in LRB files" \
+		bash -c "! grep -E '(lrb[a-z_]*\.[ch]).*(warning|error)' '$logdir/build-$run.log'"
 	stage "boot $run" "$here/boot.sh" "$arch" "$variant" "$logdir/boot-$run.log"
 	res=$("$here/ktap.py" "$logdir/boot-$run.log" "$run")
 	head -n -1 <<<"$res"
