@@ -11,19 +11,6 @@ out=${LRB_OUT:-$top/build/out}/$arch-$variant
 timeout=${LRB_BOOT_TIMEOUT:-600}
 cmdline=${LRB_CMDLINE:-}
 
-# tiny_initrd FILE CC [FLAGS...]: unless FILE is newer than its source, an
-# initramfs whose /init is guest/init-kunit.c built by CC without libc.
-tiny_initrd() {
-	local f=$1 d
-	shift
-	[ "$f" -nt "$here/guest/init-kunit.c" ] && return 0
-	d=$(mktemp -d)
-	mkdir -p "$d/dev"
-	"$@" -static -nostdlib -O2 -o "$d/init" "$here/guest/init-kunit.c"
-	(cd "$d" && find . | cpio -o -H newc 2>/dev/null | gzip >"$f")
-	rm -rf "$d"
-}
-
 case $arch in
 x86_64)
 	# LRB_INITRD: another initramfs; LRB_SHARE: a host directory the
@@ -49,7 +36,7 @@ i386)
 	# KUnit only: a 32-bit /init without libc reports that the boot got
 	# past the tests and reboots, which ends QEMU (-no-reboot).
 	initrd=$top/build/initramfs-i386.cpio.gz
-	tiny_initrd "$initrd" gcc -m32 -fno-pie -no-pie
+	"$here/mkinitramfs.sh" --tiny "$initrd" gcc -m32 -fno-pie -no-pie
 	timeout "$timeout" qemu-system-i386 -accel tcg,thread=multi -smp "${LRB_SMP:-2}" -m 512 \
 		-kernel "$out/arch/x86/boot/bzImage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic $cmdline" \
@@ -58,7 +45,7 @@ i386)
 arm64)
 	# KUnit only, as i386, on the virt machine with 4 CPUs.
 	initrd=$top/build/initramfs-arm64.cpio.gz
-	tiny_initrd "$initrd" aarch64-linux-gnu-gcc
+	"$here/mkinitramfs.sh" --tiny "$initrd" aarch64-linux-gnu-gcc
 	timeout "$timeout" qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg,thread=multi \
 		-smp "${LRB_SMP:-4}" -m 512 \
 		-kernel "$out/arch/arm64/boot/Image" -initrd "$initrd" \
@@ -67,13 +54,7 @@ arm64)
 	;;
 um)
 	root=$top/build/umlroot
-	if [ ! -x "$root/init" ]; then
-		mkdir -p "$root"/{bin,proc,sys,dev,tmp}
-		cp "$(command -v busybox)" "$root/bin/busybox"
-		for t in sh mount echo poweroff; do ln -sf busybox "$root/bin/$t"; done
-		printf '#!/bin/sh\nmount -t proc proc /proc\necho "LRB-INIT: reached /init"\npoweroff -f\n' > "$root/init"
-		chmod +x "$root/init"
-	fi
+	"$here/mkinitramfs.sh" --dir "$root"
 	# UML maps its memory from a file in TMPDIR, which must allow exec
 	# (/dev/shm may be small or noexec on some machines).
 	mkdir -p "$top/build/tmp"

@@ -16,6 +16,7 @@
 # for the first patch on a fresh machine: about 2 h 15 min in all.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+counted_run "$@"
 t_all=$(date +%s)
 ctree=$top/build/check/linux
 cout=$top/build/out
@@ -97,5 +98,3 @@ htmldocs_lrb() {
 check "make SPHINXDIRS=trace htmldocs: no warning on LRB files" htmldocs_lrb
 stage "Promela model" model_checks
 echo "== total: $(($(date +%s) - t_all)) s"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]

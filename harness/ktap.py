@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""ktap.py LOG LABEL: count the KUnit cases of one boot log.
+"""ktap.py LOG LABEL: the KUnit cases of one boot log, as results.
 
-Prints one line per failing case and a line 'LABEL: P passed, F failed,
-S skipped'; writes 'P F S' to stdout's last line for the caller.  A boot
-that did not reach the tests, a suite whose plan does not match the
-results, or a kernel splat (WARNING, BUG, Oops, KASAN, UBSAN, lockdep)
-counts as a failure.
+Prints a result line (harness/result.sh) per case: 'ok: LABEL: kunit
+SUITE.CASE', 'FAIL: ...' or 'skip: ...'.  A boot that did not reach the
+tests, a suite whose plan does not match its results, or a kernel splat
+(WARNING, BUG, Oops, KASAN, UBSAN, lockdep) is a FAIL line of its own.
+Exits 1 after any FAIL line.
 """
 import re
 import sys
@@ -13,6 +13,7 @@ import sys
 PREFIX = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+) (\S+)(.*)$')
 PLAN = re.compile(r'^(\s*)1\.\.(\d+)$')
+SUITE = re.compile(r'^(\s*)# Subtest: (\S+)$')
 SPLAT = re.compile(r'(WARNING:|BUG:|Oops|general protection|KASAN:|UBSAN:|'
                    r'possible recursive locking|circular locking|'
                    r'Kernel panic|RCU stall|INFO: task .* blocked)')
@@ -22,15 +23,22 @@ def main():
     path, label = sys.argv[1], sys.argv[2]
     lines = [PREFIX.sub('', l.rstrip('\r\n'))
              for l in open(path, errors='replace')]
-    passed = failed = skipped = 0
+    results = []
     plans = {}
     counted = {}
     problems = []
+    suites = {}  # indentation -> name of the (sub)test it opens
     for l in lines:
         m = PLAN.match(l)
         if m:
             plans[len(m.group(1))] = int(m.group(2))
             counted[len(m.group(1))] = 0
+            continue
+        m = SUITE.match(l)
+        if m:
+            depth = len(m.group(1))
+            suites = {d: n for d, n in suites.items() if d < depth}
+            suites[depth] = m.group(2)
             continue
         m = RESULT.match(l)
         if not m:
@@ -41,16 +49,19 @@ def main():
         counted[depth] = counted.get(depth, 0) + 1
         if depth == 0:
             continue  # a suite's own line; its cases are counted below
+        # A case is named by the (sub)tests that enclose it: suite.case,
+        # or suite.case.param for a parameterized case's results.
+        path = [n for d, n in sorted(suites.items()) if d <= depth]
+        name = '%s: kunit %s' % (label, '.'.join(path + [m.group(4)]))
         if '# SKIP' in m.group(5):
-            skipped += 1
+            results.append('skip: ' + name)
         elif m.group(2) == 'ok':
-            passed += 1
+            results.append('ok: ' + name)
         else:
-            failed += 1
-            problems.append('case failed: %s' % m.group(4))
+            results.append('FAIL: ' + name)
     if not plans:
         problems.append('no KTAP output: the boot did not reach the tests')
-    elif passed + failed + skipped == 0:
+    elif not results:
         problems.append('no test case ran (is CONFIG_LRB_KUNIT_TEST set?)')
     for depth, n in plans.items():
         if counted.get(depth, 0) != n:
@@ -59,14 +70,11 @@ def main():
                             % (n, depth, counted.get(depth, 0)))
     if not any('LRB-INIT: reached' in l for l in lines):
         problems.append('the guest did not reach /init after the tests')
-    # Problems that are not failed cases count as one failure each.
-    failed += sum(1 for p in problems if not p.startswith('case failed'))
-    for p in problems:
-        print('%s: FAIL: %s' % (label, p))
-    print('%s: %d passed, %d failed, %d skipped' % (label, passed, failed,
-                                                    skipped))
-    print('%d %d %d' % (passed, failed, skipped))
+    results += ['FAIL: %s: %s' % (label, p) for p in problems]
+    for r in results:
+        print(r)
+    return 1 if any(r.startswith('FAIL:') for r in results) else 0
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

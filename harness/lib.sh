@@ -5,9 +5,7 @@ tree=${LRB_TREE:-$top/build/linux}
 logdir=$top/build/log
 mkdir -p "$logdir"
 
-passed=0
-failed=0
-skipped=0
+. "$here/result.sh"
 
 # splats LOG: the kernel reports in a console log (WARNING, BUG, Oops,
 # KASAN, UBSAN, KCSAN, lockdep, RCU, panic). Prints "lrb: HEADER" for a
@@ -30,18 +28,35 @@ splats() {
 	done
 }
 
-# check NAME CMD...: run one check, count it, keep its output in the log.
+# check NAME CMD...: run one check, keep its output in a log of its own;
+# on failure print the log's last lines as an excerpt.
 check() {
 	local name=$1 log
 	shift
 	log=$logdir/check-${name//[^A-Za-z0-9_.-]/_}.log
 	if "$@" >"$log" 2>&1; then
-		passed=$((passed + 1))
-		echo "ok: $name"
+		pass "$name"
 	else
-		failed=$((failed + 1))
-		echo "FAIL: $name (log: ${log#"$top"/})"
-		sed 's/^/    /' "$log" | tail -n 20
+		fail "$name (log: ${log#"$top"/})"
+		sed -e 's/^/    /' -e '$a\' "$log" | tail -n 20
+	fi
+}
+
+# tally NAME LOG CMD...: run a script that prints results, keep all its
+# output in build/log/LOG and print its results and excerpts.  A script
+# that prints no result, or exits non-zero with no FAIL line of its own,
+# died on the way: that is a failure of its own.
+tally() {
+	local name=$1 log=$logdir/$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" >"$log"
+	grep -E '^(ok|FAIL|skip):|^    ' <<<"$out"
+	if ! grep -qE '^(ok|FAIL|skip):' <<<"$out" ||
+	   { [ "$rc" -ne 0 ] && ! grep -q '^FAIL:' <<<"$out"; }; then
+		fail "$name: exit $rc, no result of its own (log: ${log#"$top"/})"
+		tail -n 20 <<<"$out" | sed -e 's/^/    /' -e '$a\'
 	fi
 }
 
@@ -117,13 +132,7 @@ static_checks() {
 	check "coccinelle: lrb.cocci reports every planted misuse, nothing else" "$here/cocci.sh" planted
 }
 
-# The Promela model of the protocol: each of its checks is counted.
+# The Promela model of the protocol: each of its checks is a result.
 model_checks() {
-	local out p f
-	out=$("$top/model/check.sh" 2>&1)
-	grep -E '^(ok|FAIL):' <<<"$out"
-	read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' <<<"$out")
-	passed=$((passed + ${p:-0}))
-	failed=$((failed + ${f:-1}))
-	echo "$out" >"$logdir/model.log"
+	tally "Promela model" model.log "$top/model/check.sh"
 }

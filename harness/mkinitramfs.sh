@@ -1,41 +1,70 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio.gz [INIT [BIN...]]: a busybox-static initramfs.
-# Without INIT, /init mounts the usual file systems and powers the guest
-# off (the KUnit suites have already run by then, from the kernel's
-# initcalls); with INIT, that script is /init and each BIN goes to /bin
-# (modules, *.ko, to /lib).
+# mkinitramfs.sh: the root file system, and /init, of every guest.
+#
+#   mkinitramfs.sh OUT.cpio.gz [INIT [BIN...]]
+#	a busybox-static initramfs.  /init is INIT, or guest/kunit-init.sh
+#	(the KUnit boots: report that the boot got past the suites, end);
+#	with INIT, guest/setup.sh is /etc/lrb-setup.sh for it to source, and
+#	each BIN goes to /bin (modules, *.ko, to /lib).
+#   mkinitramfs.sh --dir DIR
+#	the same root with guest/kunit-init.sh, as a directory (UML boots on
+#	it through hostfs); remade only when kunit-init.sh is newer.
+#   mkinitramfs.sh --tiny OUT.cpio.gz CC [FLAGS...]
+#	for the guests that have no busybox (i386, arm64): /init is
+#	guest/init-kunit.c, built by CC without libc; remade only when
+#	init-kunit.c is newer.
 set -euo pipefail
-out=$1
-init=${2:-}
-shift $(($# > 1 ? 2 : 1))
-bb=$(command -v busybox)
-file "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
-root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
-# mktemp makes it 0700: the guest's / would shut out every user but root.
-chmod 755 "$root"
-mkdir -p "$root"/{bin,dev,proc,sys,tmp,host}
-cp "$bb" "$root/bin/busybox"
-for t in $("$bb" --list); do
-	[ -e "$root/bin/$t" ] || ln -s busybox "$root/bin/$t"
-done
-if [ -n "$init" ]; then
+guest=$(cd "$(dirname "$0")" && pwd)/guest
+
+# busybox_root DIR INIT [BIN...]
+busybox_root() {
+	local root=$1 init=$2 bb t b
+	shift 2
+	bb=$(command -v busybox)
+	file "$bb" 2>/dev/null | grep -q 'statically linked' || bb=/bin/busybox
+	# mktemp makes it 0700: the guest's / would shut out every user but root.
+	chmod 755 "$root"
+	mkdir -p "$root"/{bin,dev,proc,sys,tmp,host,etc,lib}
+	cp "$bb" "$root/bin/busybox"
+	for t in $("$bb" --list); do
+		[ -e "$root/bin/$t" ] || ln -s busybox "$root/bin/$t"
+	done
 	cp "$init" "$root/init"
-	mkdir -p "$root/etc"
-	cp "$(dirname "$0")/guest/setup.sh" "$root/etc/lrb-setup.sh"
-	mkdir -p "$root/lib"
+	chmod +x "$root/init"
+	cp "$guest/setup.sh" "$root/etc/lrb-setup.sh"
 	for b in "$@"; do
 		case $b in *.ko) cp "$b" "$root/lib/" ;; *) cp "$b" "$root/bin/" ;; esac
 	done
-else
-	cat > "$root/init" <<'INIT'
-#!/bin/sh
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-echo "LRB-INIT: reached /init"
-reboot -f
-INIT
-fi
-chmod +x "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) > "$out"
+}
+
+# cpio_gz DIR OUT
+cpio_gz() {
+	(cd "$1" && find . | cpio -o -H newc --quiet | gzip -9) >"$2"
+}
+
+case ${1:-} in
+--dir)
+	[ "$2/init" -nt "$guest/kunit-init.sh" ] && exit 0
+	mkdir -p "$2"
+	busybox_root "$2" "$guest/kunit-init.sh"
+	;;
+--tiny)
+	out=$2
+	shift 2
+	[ "$out" -nt "$guest/init-kunit.c" ] && exit 0
+	root=$(mktemp -d)
+	trap 'rm -rf "$root"' EXIT
+	mkdir -p "$root/dev"
+	"$@" -static -nostdlib -O2 -o "$root/init" "$guest/init-kunit.c"
+	cpio_gz "$root" "$out"
+	;;
+*)
+	out=$1
+	init=${2:-$guest/kunit-init.sh}
+	shift $(($# > 1 ? 2 : 1))
+	root=$(mktemp -d)
+	trap 'rm -rf "$root"' EXIT
+	busybox_root "$root" "$init" "$@"
+	cpio_gz "$root" "$out"
+	;;
+esac

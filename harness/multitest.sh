@@ -4,21 +4,17 @@
 # trace while they pass a token through the host (guest/multi-init.sh);
 # then checks that "babeltrace2 trace-a trace-b" merges the two traces on
 # real time, without --clock-force-correlate, in the causal order of the
-# token, and that it is the clock's "absolute" that allows it. Prints
-# "ok: NAME" / "FAIL: NAME" lines and "N passed, N failed, N skipped".
+# token, and that it is the clock's "absolute" that allows it. Prints a
+# result line per check (harness/result.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+counted_run "$@"
 work=$top/build/multi
 rm -rf "$work"
 mkdir -p "$work/bin" "$work/share"
 
-pass() { passed=$((passed + 1)); echo "ok: $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
-expect() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
-
 if ! build_lrb_record "$work/bin" local >"$work/build.log" 2>&1; then
 	fail "multi-machine: build lrb-record"
-	echo "$passed passed, $failed failed, $skipped skipped"
 	exit 1
 fi
 "$here/mkinitramfs.sh" "$work/initramfs.cpio.gz" "$here/guest/multi-init.sh" "$work/bin/lrb-record"
@@ -41,7 +37,7 @@ sed -n 's/^\[\([0-9.]*\)\].* lrb-guest-\([ab]\) annotation: .*text = "tick \([0-
 	"$m.out" >"$m.ticks"
 order=$(awk '{ printf "%s%s", sep, $3; sep = " " }' "$m.ticks")
 expect "multi-machine: babeltrace2 merges the two traces without forcing (exit 0, no warning)" \
-	"[ $rc -eq 0 ] && [ ! -s '$m.err' ]" || head -n 5 "$m.err"
+	"[ $rc -eq 0 ] && [ ! -s '$m.err' ]" || excerpt 5 "$m.err"
 expect "multi-machine: the ticks of the two machines in causal order on one timeline ($order)" \
 	"[ '$order' = '0 1 2 3 4 5 6 7' ] && awk '\$2 != \$4 || \$2 != (\$3 % 2 ? \"b\" : \"a\") { bad = 1 } END { exit bad }' '$m.ticks'"
 # A tick follows the other machine's by the 1.5 s sleep plus the hand-off;
@@ -59,5 +55,4 @@ babeltrace2 "$work/rel-a" "$work/rel-b" >/dev/null 2>"$work/rel.err"
 expect "multi-machine: with absolute = false babeltrace2 refuses to merge them (the clock's UUIDs differ)" \
 	"[ $? -ne 0 ] && [ \$(sed -n 's/^\tuuid = \"\(.*\)\";/\1/p' '$work/share/trace-a/metadata') != \$(sed -n 's/^\tuuid = \"\(.*\)\";/\1/p' '$work/share/trace-b/metadata') ]"
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+exit "$result_status"

@@ -1,27 +1,14 @@
 #!/bin/bash
 # test.sh: apply the series, build and boot {UML, x86_64, i386, arm64} x
 # {LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF}, count the KUnit cases of each boot,
-# run the static checks, and end with "N passed, N failed".
+# run the static checks, and end with "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+counted_run "$@"
 t_all=$(date +%s)
 
-stage deps "$here/deps.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-stage tree "$here/tree.sh" || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-
-# tally NAME LOG SCRIPT ARGS...: run a script that prints ok:/FAIL:/skip:
-# lines and "N passed, N failed, N skipped" last; add its counts.
-tally() {
-	local name=$1 log=$2 out p f s
-	shift 2
-	out=$("$@" 2>&1)
-	echo "$out" >"$logdir/$log"
-	grep -E '^(ok|FAIL|skip):|^    ' <<<"$out"
-	read -r p f s < <(tail -n 1 <<<"$out" |
-		sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
-	[[ ${f:-} =~ ^[0-9]+$ ]] || { p=0 f=1 s=0; echo "FAIL: $name: no result"; tail -n 20 <<<"$out"; }
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-}
+stage deps "$here/deps.sh" || { fail "install the packages (harness/deps.sh)"; exit 1; }
+stage tree "$here/tree.sh" || { fail "extract the base tree and apply the series (harness/tree.sh)"; exit 1; }
 
 # lrb-record's command line, on the host: no kernel needed.
 stage "lrb-record command line (host)" tally "lrb-record (host)" tooltest.log "$here/tooltest.sh"
@@ -30,9 +17,8 @@ runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff i386-local i386-
 for run in $runs; do
 	arch=${run%-*} variant=${run##*-}
 	if ! stage "build $run" "$here/build.sh" "$arch" "$variant" >"$logdir/build-$run.log" 2>&1; then
-		tail -n 30 "$logdir/build-$run.log"
-		echo "FAIL: build $run (log: build/log/build-$run.log)"
-		failed=$((failed + 1))
+		fail "build $run (log: build/log/build-$run.log)"
+		tail -n 30 "$logdir/build-$run.log" | sed -e 's/^/    /' -e '$a\'
 		continue
 	fi
 	grep -E '^== ' "$logdir/build-$run.log" || true
@@ -41,12 +27,7 @@ for run in $runs; do
 	check "build $run: no warning in LRB files" \
 		bash -c "! grep -E '(lrb[a-z_]*\.[ch]).*(warning|error)' '$logdir/build-$run.log'"
 	stage "boot $run" "$here/boot.sh" "$arch" "$variant" "$logdir/boot-$run.log"
-	res=$("$here/ktap.py" "$logdir/boot-$run.log" "$run")
-	head -n -1 <<<"$res"
-	read -r p f s <<<"$(tail -n 1 <<<"$res")"
-	# No counts at all (the parser died): that boot failed.
-	[[ $f =~ ^[0-9]+$ ]] || { p=0 f=1 s=0; echo "FAIL: boot $run: no result"; }
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	tally "KUnit $run" "ktap-$run.log" "$here/ktap.py" "$logdir/boot-$run.log" "$run"
 done
 
 # Short torture runs: both variants and modes; then kernels with bugs
@@ -117,5 +98,3 @@ case " $runs " in *" x86_64-local "*) stage "marker code" marker_code_checks ;; 
 stage "static checks" static_checks
 stage "Promela model" model_checks
 echo "== total: $(($(date +%s) - t_all)) s"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -2,31 +2,29 @@
 # tooltest.sh: lrb-record's command line, on the host (no kernel needed):
 # built and its man page made through tools/tracing/lrb/Makefile, then
 # help, version, option parsing, sizes, bad input and exit codes checked
-# with --dry-run and on directories that are not traces. Prints "ok: NAME"
-# / "FAIL: NAME" lines and a last line "N passed, N failed, N skipped".
+# with --dry-run and on directories that are not traces. Prints a result
+# line per check (harness/result.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+counted_run "$@"
 work=$top/build/tooltest
 rm -rf "$work"
 mkdir -p "$work/run"
 src=$tree/tools/tracing/lrb
 
-pass() { passed=$((passed + 1)); echo "ok: lrb-record: $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL: lrb-record: $1"; }
-expect() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
+result_prefix="lrb-record: "
 
 # The uapi headers of the series (any configuration's will do).
 hdr=$work/usr
 if ! make -s -C "$tree" O="$work/hdr" ARCH=x86_64 headers_install \
 	INSTALL_HDR_PATH="$hdr" >"$work/headers.log" 2>&1; then
 	fail "uapi headers"
-	echo "$passed passed, $failed failed, $skipped skipped"
 	exit 1
 fi
 make -s -C "$src" OUTPUT="$work/bin/" KHDR_INCLUDES="-isystem $hdr/include" \
 	CFLAGS="-O2 -Werror" all man >"$work/build.log" 2>&1
 expect "builds with -Werror and makes its man page (make -C tools/tracing/lrb all man)" \
-	"[ -x '$work/bin/lrb-record' ] && [ -s '$work/bin/lrb-record.1' ]" || cat "$work/build.log"
+	"[ -x '$work/bin/lrb-record' ] && [ -s '$work/bin/lrb-record.1' ]" || excerpt 40 "$work/build.log"
 R=$work/bin/lrb-record
 cd "$work/run" || exit 1
 
@@ -138,5 +136,4 @@ expect "report without DIR and no lrb-trace-* here: exit 2, says so" "[ $rc -eq 
 run view .
 expect "view of a directory without metadata: exit 2, says so" "[ $rc -eq 2 ] && err 'is not a trace directory'"
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+exit "$result_status"

@@ -4,19 +4,18 @@
 # 2 CPUs with them and a 9p share, counts the selftests (TAP), and checks
 # the two traces lrb-record wrote with babeltrace2: no warning or error,
 # as many events as the kernel delivered, discarded-event notices adding
-# up to the kernel's lost count.  Prints "ok: NAME" / "FAIL: NAME" lines
-# and a last line "N passed, N failed, N skipped".
+# up to the kernel's lost count.  Prints a result line per check
+# (harness/result.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+counted_run "$@"
 variant=${1:-local}
 work=$top/build/user-$variant
 share=$work/share
 rm -rf "$work"
 mkdir -p "$work/bin" "$share"
 
-pass() { passed=$((passed + 1)); echo "ok: $variant: $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $variant: $1"; }
-expect() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
+result_prefix="$variant: "
 
 # Built against the sanitized uapi headers of the series, installed in
 # the O= dir of the kernel, as user space sees them.
@@ -28,7 +27,6 @@ if ! build_lrb_record "$work/bin" "$variant" >"$work/tool.log" 2>&1 ||
 	USERCFLAGS="-O2 -Werror" USERLDFLAGS=-static >>"$work/tool.log" 2>&1 ||
    ! cp "$out/kselftest/lrb/lrb_test" "$work/bin/lrb_test"; then
 	fail "build lrb-record and selftests"
-	echo "$passed passed, $failed failed, $skipped skipped"
 	exit 1
 fi
 "$here/mkinitramfs.sh" "$work/initramfs.cpio.gz" "$here/guest/user-init.sh" \
@@ -44,7 +42,7 @@ expect "guest ran the user tests to the end" "grep -q 'LRB-USER: done' '$log.txt
 # Selftests: one check per TAP line of the kselftest harness.
 while IFS= read -r line; do
 	case $line in
-	"ok "*"# SKIP"*) skipped=$((skipped + 1)); echo "skip: $variant: selftest ${line#ok * }" ;;
+	"ok "*"# SKIP"*) skip "selftest ${line#ok * }" ;;
 	"ok "*) pass "selftest ${line#ok [0-9]* }" ;;
 	"not ok "*) fail "selftest ${line#not ok [0-9]* }" ;;
 	esac
@@ -111,7 +109,7 @@ for t in workload losses torture probes; do
 	maybe=$(grep -c '^WARNING: Tracer may have discarded events between' "$work/$t.err")
 	[ "$maybe" = "$nfirst" ] || echo "babeltrace2: $maybe uncounted discard notices, $nfirst first packets with losses" >>"$work/$t.warn"
 	expect "babeltrace2: no warning or error on trace $t" "[ ! -s '$work/$t.warn' ]" ||
-		head -n 5 "$work/$t.warn"
+		excerpt 5 "$work/$t.warn"
 	events=$(wc -l <"$work/$t.out")
 	delivered=$(stat delivered "$d/.lrb-stats")
 	lost=$(($(stat lost_full "$d/.lrb-stats") + $(stat lost_too_big "$d/.lrb-stats") +
@@ -164,7 +162,7 @@ oracle() {
 	/usr/bin/python3 "$here/oracle.py" "$1" "$share/$2" >"$out" 2>&1
 	rc=$?
 	grep -E "^($3): " "$out" | sed 's/^/    /'
-	expect "$4" "[ $rc -eq 0 ]" || head -n 40 "$out"
+	expect "$4" "[ $rc -eq 0 ]" || excerpt 40 "$out"
 }
 oracle compare oracle 'oracle' "oracle: LRB and ftrace record the same events with the same fields"
 oracle coverage all 'coverage|opaque' "coverage: every available event described, babeltrace2 decodes 'all' cleanly"
@@ -213,7 +211,7 @@ n=0; bad=0
 for d in "$share"/snaps/*/; do
 	[ -f "$d/metadata" ] || continue
 	n=$((n + 1))
-	clean_trace "$d" "snap$n" || { bad=$((bad + 1)); head -n 3 "$work/bt-snap$n.err"; }
+	clean_trace "$d" "snap$n" || { bad=$((bad + 1)); excerpt 3 "$work/bt-snap$n.err"; }
 done
 expect "selftest snapshots: $n saved, each decoded by babeltrace2 without a warning ($bad bad)" \
 	"[ $n -ge 10 ] && [ $bad -eq 0 ]"
@@ -224,7 +222,7 @@ n=0; bad=0; reused=0
 for d in "$share"/flight/snap* "$share"/flight/final; do
 	[ -f "$d/metadata" ] || continue
 	n=$((n + 1))
-	clean_trace "$d" "flight$n" || { bad=$((bad + 1)); head -n 3 "$work/bt-flight$n.err"; }
+	clean_trace "$d" "flight$n" || { bad=$((bad + 1)); excerpt 3 "$work/bt-flight$n.err"; }
 	reused=$((reused + $(awk '{ s += $10 } END { print s + 0 }' "$d/.lrb-snapshot")))
 done
 echo "    lrb-record snapshots: $n, sub-buffers reused while read: $reused"
@@ -338,5 +336,4 @@ PATH=/nonexistent "$work/bin/lrb-record" view "$d" >/dev/null 2>"$work/view.err"
 expect "lrb-record view without babeltrace2: exit 1, says how to get it" \
 	"[ $? -eq 1 ] && grep -q 'babeltrace2 is not installed' '$work/view.err'"
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+exit "$result_status"

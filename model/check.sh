@@ -9,23 +9,19 @@
 #   - LRB-W3 alone may go: LRB-W4 orders the same accesses;
 #   - with a snapshot reader (-DSNAP): verifies on both memory models, and
 #     its barriers' mutants (LRB-R4, R5, R6, W4) are refuted.
-# Runs two spin jobs at a time. Prints one "ok:"/"FAIL:" line per check
-# and "N passed, N failed".
+# Runs two spin jobs at a time. Prints a result line per check
+# (harness/result.sh), and their count when run on its own.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../harness/result.sh"
+counted_run "$@"
 src=${1:-$here/../kernel/trace/lrb.c}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
 # Weak memory multiplies the states: one writer fewer (no NMI), and
 # sub-buffers of 3 units so that three records wrap the buffer with
 # exact fits.
 weak="-DWEAK -DNNMI=0 -DSUBSZ=3"
-
-result() {
-	if [ "$1" = ok ]; then passed=$((passed + 1)); echo "ok: $2"
-	else failed=$((failed + 1)); echo "FAIL: $2"; fi
-}
 
 # verify NAME FLAGS...: run spin exhaustively into $work/NAME/out.
 verify() {
@@ -45,8 +41,8 @@ errors() {
 	local d=$work/$1 out=$work/$1/out
 	[ -f "$out" ] || { echo none; return; }
 	grep -E 'errors:|states, stored|assertion violated|max search depth too small' "$out" |
-		sed "s/^ */    $1: /" >&2
-	echo "    $1: $(cat "$d/time" 2>/dev/null) s" >&2
+		sed "s/^ */  $1: /" >&2
+	echo "  $1: $(cat "$d/time" 2>/dev/null) s" >&2
 	grep -q 'max search depth too small' "$out" && { echo none; return; }
 	local e
 	e=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$out")
@@ -82,9 +78,9 @@ for m in NO_R5 NO_R4 NO_W4; do
 done
 
 if "$here/refs.py" "$here/lrb.pml" "$src" >"$work/refs" 2>&1; then
-	result ok "model steps name existing code ($(wc -l <"$work/refs") steps)"
+	pass "model steps name existing code ($(wc -l <"$work/refs") steps)"
 else
-	grep MISSING "$work/refs"; result fail "model steps name existing code"
+	grep MISSING "$work/refs"; fail "model steps name existing code"
 fi
 
 export -f verify
@@ -108,10 +104,9 @@ for j in "${jobs[@]}"; do
 	esac
 	# Refuted means spin ran and counted errors: not a build failure.
 	if [ "$expect" = 0 ]; then
-		[[ $e == 0 ]] && result ok "$what" || result fail "$what"
+		[[ $e == 0 ]] && pass "$what" || fail "$what"
 	else
-		[[ $e =~ ^[1-9][0-9]*$ ]] && result ok "$what" || result fail "$what"
+		[[ $e =~ ^[1-9][0-9]*$ ]] && pass "$what" || fail "$what"
 	fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+exit "$result_status"
