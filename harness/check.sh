@@ -53,7 +53,7 @@ build_cfg() {
 	local v=$1 log
 	log=$logdir/check-build-$v.log
 	LRB_OUT=$cout "$here/build.sh" x86_64 "$v" >"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
-	! grep -E '(lrb[a-z_]*\.[ch]).*(warning|error)' "$log"
+	! lrb_warnings "$log"
 }
 
 # W=1 and sparse on the new C files present in the tree.

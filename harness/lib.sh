@@ -38,7 +38,7 @@ check() {
 		pass "$name"
 	else
 		fail "$name (log: ${log#"$top"/})"
-		sed -e 's/^/    /' -e '$a\' "$log" | tail -n 20
+		tail -n 20 "$log" | indent
 	fi
 }
 
@@ -56,7 +56,7 @@ tally() {
 	if ! grep -qE '^(ok|FAIL|skip):' <<<"$out" ||
 	   { [ "$rc" -ne 0 ] && ! grep -q '^FAIL:' <<<"$out"; }; then
 		fail "$name: exit $rc, no result of its own (log: ${log#"$top"/})"
-		tail -n 20 <<<"$out" | sed -e 's/^/    /' -e '$a\'
+		tail -n 20 <<<"$out" | indent
 	fi
 }
 
@@ -80,6 +80,12 @@ build_lrb_record() {
 	make -s -C "$tree" O="$out" ARCH=x86_64 headers &&
 	make -s -C "$tree/tools/tracing/lrb" OUTPUT="$1/" LDFLAGS=-static \
 		CFLAGS="-O2 -Werror" KHDR_INCLUDES="-isystem $out/usr/include"
+}
+
+# lrb_warnings LOG: a build log's warnings and errors in LRB files;
+# fails if there are none.
+lrb_warnings() {
+	grep -E '(lrb[a-z_]*\.[ch]).*(warning|error)' "$1"
 }
 
 # Files the series creates, and the C files among them.

@@ -18,7 +18,9 @@ skip() { echo "skip: ${result_prefix:-}$*"; }
 expect() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 # excerpt N FILE: FILE's first N lines, indented, newline-terminated (a
 # line of FILE is never taken for a result, nor glued to the next one).
-excerpt() { head -n "$1" "$2" | sed -e 's/^/    /' -e '$a\'; }
+excerpt() { head -n "$1" "$2" | indent; }
+# indent: stdin indented by four spaces, newline-terminated.
+indent() { sed -e 's/^/    /' -e '$a\'; }
 # A script that prints results exits with this: non-zero after a fail
 # in its own shell.
 result_status=0

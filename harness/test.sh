@@ -18,14 +18,14 @@ for run in $runs; do
 	arch=${run%-*} variant=${run##*-}
 	if ! stage "build $run" "$here/build.sh" "$arch" "$variant" >"$logdir/build-$run.log" 2>&1; then
 		fail "build $run (log: build/log/build-$run.log)"
-		tail -n 30 "$logdir/build-$run.log" | sed -e 's/^/    /' -e '$a\'
+		tail -n 30 "$logdir/build-$run.log" | indent
 		continue
 	fi
 	grep -E '^== ' "$logdir/build-$run.log" || true
 	# Every architecture and variant: no warning in the LRB files (a
 	# warning does not fail the build).
 	check "build $run: no warning in LRB files" \
-		bash -c "! grep -E '(lrb[a-z_]*\.[ch]).*(warning|error)' '$logdir/build-$run.log'"
+		eval "! lrb_warnings '$logdir/build-$run.log'"
 	stage "boot $run" "$here/boot.sh" "$arch" "$variant" "$logdir/boot-$run.log"
 	tally "KUnit $run" "ktap-$run.log" "$here/ktap.py" "$logdir/boot-$run.log" "$run"
 done
