@@ -190,7 +190,7 @@ static void print_help(void)
 "                           across CPUs)\n"
 "      --cpu LIST           record only these CPUs, as 0,2-3\n"
 "      --duration SECONDS   stop after SECONDS (a decimal number)\n"
-"  -q, --quiet              no progress display, no notices\n"
+"  -q, --quiet              print nothing but errors\n"
 "      --dry-run            check the options, print the settings, trace\n"
 "                           nothing\n"
 "\n"
@@ -1297,7 +1297,7 @@ static int cmd_record(int argc, char **argv)
 				drain(&streams[i]);
 			/*
 			 * Hang-up: the CPU is offline and drained. Poll it
-			 * again only with the next progress tick, not in a
+			 * again only at the next half-second tick, not in a
 			 * busy loop, in case it comes back.
 			 */
 			if (pfd[i].revents & POLLHUP)
