@@ -1,10 +1,11 @@
 #!/bin/bash
 # build.sh ARCH VARIANT: configure and build one kernel out of tree.
 #   ARCH    x86_64 | um
-#   VARIANT local | irqoff | off | debug | kcsan | planted-NAME
+#   VARIANT local | irqoff | off | debug | kcsan | planted-NAME | lint
 #           (LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF, CONFIG_LRB=n, LRB_SYNC_LOCAL
-#           with lockdep+KASAN+UBSAN, LRB_SYNC_LOCAL with KCSAN, and
-#           LRB_SYNC_LOCAL with the bug of harness/planted/NAME.patch)
+#           with lockdep+KASAN+UBSAN, LRB_SYNC_LOCAL with KCSAN,
+#           LRB_SYNC_LOCAL with the bug of harness/planted/NAME.patch, and
+#           LRB_SYNC_LOCAL for make check's W=1 and sparse builds)
 # Output: build/out/ARCH-VARIANT (O= dir; ARCH-planted for every planted
 # bug, so that only what a bug changes is rebuilt; the first build of a
 # variant starts from a copy of another's, see seed_out).  make -j$(nproc),
@@ -25,7 +26,7 @@ src=${LRB_TREE:-$top/build/linux}
 out=${LRB_OUT:-$top/build/out}/$arch-$variant
 
 case $variant in
-local) vfrag=$here/config/sync-local.config ;;
+local | lint) vfrag=$here/config/sync-local.config ;;
 irqoff) vfrag=$here/config/sync-irqoff.config ;;
 off) vfrag=$here/config/lrb-off.config ;;
 planted-*)
@@ -76,12 +77,13 @@ seed_out() {
 		from=$base/$arch-$s
 		[ "$from" != "$out" ] && [ -f "$from/.config" ] || continue
 		cp -a "$from/." "$out/"
-		grep -rlF --include='.*.cmd' "$from/" "$out" | xargs -r sed -i "s|$from/|$out/|g"
+		{ grep -rlF --include='.*.cmd' "$from/" "$out" || true; } |
+			xargs -r sed -i "s|$from/|$out/|g"
 		echo "build.sh: $arch-$variant starts from a copy of $arch-$s"
 		return 0
 	done
 }
-case $variant in local | irqoff | off | planted-*) [ "${seed:-}" = no ] || seed_out ;; esac
+case $variant in local | irqoff | off | lint | planted-*) [ "${seed:-}" = no ] || seed_out ;; esac
 
 mk=(make -C "$src" O="$out" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc")
 case $arch in

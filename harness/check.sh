@@ -65,9 +65,13 @@ lint_new() {
 		[ -f "$tree/$f" ] && objs+=("${f%.c}.o")
 	done
 	[ ${#objs[@]} -eq 0 ] && return 0
-	# The same CC and HOSTCC as build.sh: a different HOSTCC rebuilds
-	# objtool, and every object depends on objtool.
-	make -C "$tree" O="$cout/x86_64-local" -s -j"$(nproc)" W=1 C=2 \
+	# In a build dir of its own (LRB_SYNC_LOCAL, configured and prepared
+	# by build.sh): W=1 changes the objects' command lines, and in the
+	# x86_64-local dir the next build compiled them all again.  The same
+	# CC and HOSTCC as build.sh: a different HOSTCC rebuilds objtool, and
+	# every object depends on objtool.
+	LRB_OUT=$cout LRB_MAKE_EXTRA=prepare "$here/build.sh" x86_64 lint >"$log" 2>&1 || { tail -n 30 "$log"; return 1; }
+	make -C "$tree" O="$cout/x86_64-lint" -s -j"$(nproc)" W=1 C=2 \
 		CC="ccache gcc" HOSTCC="ccache gcc" "${objs[@]}" >"$log" 2>&1 || { cat "$log"; return 1; }
 	cat "$log"
 	test ! -s "$log"
