@@ -115,4 +115,8 @@ done < <(cat "${frags[@]}")
 
 # shellcheck disable=SC2086
 "${mk[@]}" -s ${LRB_MAKE_EXTRA:-}
-echo "built $out/$image"
+if [ -n "${LRB_MAKE_EXTRA:-}" ]; then
+	echo "made $LRB_MAKE_EXTRA in $out"
+else
+	echo "built $out/$image"
+fi
