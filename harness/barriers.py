@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""barriers.py SOURCE DOC: check that the barrier table of the document
+"""barriers.py SOURCE... DOC: check that the barrier table of the document
 matches the barrier comments of the code.
 
-In SOURCE, every comment inside a function that starts with a label
+In each SOURCE, every comment inside a function that starts with a label
 'LRB-XN:' marks a barrier; the labels after 'Pairs with' / 'pairs with' in
 that comment are its partners.  In DOC, every table row starting with a
 label gives: label, function, ..., partners (the labels of the last
@@ -57,8 +57,10 @@ def doc_barriers(path):
 
 
 def main():
-    code = code_barriers(sys.argv[1])
-    doc = doc_barriers(sys.argv[2])
+    code = {}
+    for source in sys.argv[1:-1]:
+        code.update(code_barriers(source))
+    doc = doc_barriers(sys.argv[-1])
     bad = 0
     for label in sorted(set(code) | set(doc)):
         c, d = code.get(label), doc.get(label)

@@ -132,8 +132,8 @@ static_checks() {
 	check "kernel-doc on new files" bash -c "cd '$tree' && out=\$(scripts/kernel-doc -none $(echo $cfiles) 2>&1); echo \"\$out\"; test -z \"\$out\""
 	check "overlay equals series, patches in git format-patch form" "$here/overlay.sh" check
 	check "churn: no patch reworks what an earlier one added" "$here/churn.py" "$top"
-	check "barrier table of lrb.rst matches the barrier comments of lrb.c" \
-		"$here/barriers.py" "$tree/kernel/trace/lrb.c" "$tree/Documentation/trace/lrb.rst"
+	check "barrier table of lrb.rst matches the barrier comments of lrb.c and lrb.h" \
+		"$here/barriers.py" "$tree/kernel/trace/lrb.c" "$tree/include/linux/lrb.h" "$tree/Documentation/trace/lrb.rst"
 	check "coccinelle: lrb.cocci is silent on the tree" "$here/cocci.sh" tree
 	check "coccinelle: lrb.cocci reports every planted misuse, nothing else" "$here/cocci.sh" planted
 }

@@ -16,6 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../harness/result.sh"
 counted_run "$@"
 src=${1:-$here/../kernel/trace/lrb.c}
+# The inline write path is in the header.
+hdr=${2:-$here/../include/linux/lrb.h}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Weak memory multiplies the states: one writer fewer (no NMI), and
@@ -77,7 +79,7 @@ for m in NO_R5 NO_R4 NO_W4; do
 	jobs+=("$m-OVERWRITE 1 $weak -DMODE=OVERWRITE -DSNAP -DMUTANT_$m")
 done
 
-if "$here/refs.py" "$here/lrb.pml" "$src" >"$work/refs" 2>&1; then
+if "$here/refs.py" "$here/lrb.pml" "$src" "$hdr" >"$work/refs" 2>&1; then
 	pass "model steps name existing code ($(wc -l <"$work/refs") steps)"
 else
 	grep MISSING "$work/refs"; fail "model steps name existing code"

@@ -422,12 +422,12 @@ inline write_record(ln)
 	written++;	/* ghost: records asked for */
 	ret = 0;
 	do
-	:: G old = offset;	/* @lrb_reserve_slow "p.old = local_read(&buf->offset);" */
-	   G atomic { ts = clock; clock++ };	/* @lrb_reserve_slow "p.ts = lrb_clock(chan);" */
+	:: G old = offset;	/* @__lrb_reserve_slow "p.old = local_read(&w->offset);" */
+	   G atomic { ts = clock; clock++ };	/* @__lrb_reserve_slow "p.ts = lrb_clock(w);" */
 	   G sw_out = 0; sw_in = 0; begin = old;
 	   if
 	   :: G (old % SUBSZ != 0 && old % SUBSZ + ln <= SUBSZ) -> skip
-	   :: G else ->	/* @lrb_reserve_slow "ret = lrb_reserve_switch(buf, &p, size);" */
+	   :: G else ->	/* @__lrb_reserve_slow "ret = lrb_reserve_switch(buf, &p, size);" */
 		sw_out = (old % SUBSZ != 0);	/* @lrb_reserve_switch "p->switch_out = (p->old & chan->subbuf_mask) != 0;" */
 		start = old + (SUBSZ - old % SUBSZ) % SUBSZ;	/* @lrb_reserve_switch "start = ALIGN(p->old, chan->config.subbuf_size);" */
 		if
@@ -448,10 +448,10 @@ inline write_record(ln)
 		G begin = start + HDR; sw_in = 1	/* @lrb_reserve_switch "p->begin = start + LRB_PHDR_SIZE;" */
 	   fi;
 	   /* A slot that ends the sub-buffer exactly closes it. */
-	   G closes = (ret == 0 && (begin + ln) % SUBSZ == 0);	/* @lrb_reserve_slow "p.closes = !(p.end & chan->subbuf_mask);" */
+	   G closes = (ret == 0 && (begin + ln) % SUBSZ == 0);	/* @__lrb_reserve_slow "p.closes = !(p.end & chan->subbuf_mask);" */
 #ifndef MUTANT_DISC_LATE
 	   if
-	   :: G ret == 0 && (sw_out || closes) -> dsc = lost	/* @lrb_reserve_slow "p.discarded = lrb_lost_discarded(buf);" */
+	   :: G ret == 0 && (sw_out || closes) -> dsc = lost	/* @__lrb_reserve_slow "p.discarded = lrb_lost_discarded(buf);" */
 	   :: G else
 	   fi;
 #endif
@@ -473,7 +473,7 @@ inline write_record(ln)
 #ifdef MUTANT_NO_RETRY
 		G offset = begin + ln PEND_OFFSET; break
 #else
-		G atomic {	/* @lrb_offset_publish "return local_cmpxchg(&buf->offset, old, new) == old;" */
+		G atomic {	/* @lrb_offset_publish "return local_cmpxchg(&w->offset, old, new) == old;" */
 			if
 			:: offset == old -> offset = begin + ln PEND_OFFSET; break
 			:: else
@@ -486,7 +486,7 @@ inline write_record(ln)
 	G dsc = lost;
 #endif
 	if
-	:: G ret == 1 -> lost++	/* @lrb_reserve_slow "lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);" */
+	:: G ret == 1 -> lost++	/* @__lrb_reserve_slow "lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);" */
 	:: G ret == 0 ->
 		id++;
 		claim(begin, ln, me * 16 + id, k);
@@ -507,7 +507,7 @@ inline write_record(ln)
 		:: G else
 		fi;
 		if
-		:: G closes ->	/* @lrb_reserve_slow "lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts," */
+		:: G closes ->	/* @__lrb_reserve_slow "lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts," */
 			close_fields(begin, SUBSZ, dsc)
 		:: G else
 		fi;
@@ -520,7 +520,7 @@ inline write_record(ln)
 		:: G else
 		fi;
 #ifndef MUTANT_COMMIT_EARLY
-		commit_add((begin / SUBSZ) % NSUB, ln + sw_in * HDR, 1)	/* @lrb_commit "lrb_commit_bytes(buf, slot->cc_index, slot->commit_size, true);" */
+		commit_add((begin / SUBSZ) % NSUB, ln + sw_in * HDR, 1)	/* @lrb_commit "lrb_commit_bytes(w, slot->cc_index, slot->commit_size, true);" */
 #endif
 	fi;
 	/* Forget this record's locals: keeps the state space small. */
@@ -847,7 +847,7 @@ proctype snapper()
 #ifndef MUTANT_NO_R6
 		/* @lrb_snapshot "LRB-R6: consumed before offset." */
 		OBSERVE
-		e = goffset - goffset % SUBSZ;	/* @lrb_snapshot "*end = local_read(&buf->offset) & ~chan->subbuf_mask;" */
+		e = goffset - goffset % SUBSZ;	/* @lrb_snapshot "*end = local_read(&buf->w.offset) & ~chan->subbuf_mask;" */
 #endif
 		assert(e >= c0);	/* A11 */
 		b = (e - c0 > BUFSZ -> e - BUFSZ : c0);
@@ -860,7 +860,7 @@ proctype snapper()
 		OBSERVE load_header();	/* satisfied before the count */
 #endif
 		OBSERVE
-		d_step { cc = gcommit[(pos / SUBSZ) % NSUB]; rc = gcrec[(pos / SUBSZ) % NSUB] }	/* @lrb_snapshot_get "cc = local_read(&buf->cc[lrb_subbuf_index(chan, pos)].count);" */
+		d_step { cc = gcommit[(pos / SUBSZ) % NSUB]; rc = gcrec[(pos / SUBSZ) % NSUB] }	/* @lrb_snapshot_get "cc = local_read(&buf->w.cc[lrb_subbuf_index(chan, pos)].count);" */
 		if
 		:: cc != (pos / BUFSZ + 1) * SUBSZ -> goto next	/* -EAGAIN or -ESTALE */
 		:: else

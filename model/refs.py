@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""refs.py MODEL SOURCE: check that every step of the model names code that
+"""refs.py MODEL SOURCE...: check that every step of the model names code that
 exists.  A step is tagged '@function "fragment"'; the fragment must occur in
-the body of that function in SOURCE.  Prints 'function:line  fragment' for
+the body of that function in one of the SOURCE files.  Prints 'function:line  fragment' for
 each step (the line it stands for) and exits 1 if any fragment is missing."""
 import re
 import sys
@@ -30,8 +30,14 @@ def functions(src):
 
 
 def main():
-    model, source = sys.argv[1], sys.argv[2]
-    funcs, lines = functions(open(source).read())
+    model = sys.argv[1]
+    funcs, lines = {}, []
+    for source in sys.argv[2:]:
+        f, l = functions(open(source).read())
+        for name, spans in f.items():
+            funcs.setdefault(name, []).extend(
+                (a + len(lines), b + len(lines)) for a, b in spans)
+        lines += l
     bad = 0
     for ln, l in enumerate(open(model), 1):
         for m in re.finditer(r'@(\w+) "((?:[^"\\]|\\.)*)"', l):

@@ -40,7 +40,14 @@
 
 #include <linux/types.h>
 #include <linux/string.h>
+#include <linux/bits.h>
+#include <linux/irqflags.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
+#include <linux/sched/clock.h>
 #include <uapi/linux/lrb.h>
+#include <asm/barrier.h>
+#include <asm/local.h>
 
 struct lrb_channel;
 struct lrb_cpu_buf;
@@ -141,6 +148,65 @@ struct lrb_stats {
 	u64 subbufs_corrupt;
 };
 
+/*
+ * The layout of what a writer touches: in this header, not in lrb.c, only
+ * so that the common case of the write path can be inline in its callers.
+ * Private to LRB: nothing but this header and kernel/trace/lrb.c uses it.
+ */
+
+/*
+ * struct lrb_cc - commit count of one sub-buffer
+ * @count: free-running bytes committed into the sub-buffer; on 64-bit, plus
+ *	LRB_CC_RECORD per record committed.
+ * @base: record mark (lrb_cc_mark()) of the count when the current
+ *	generation was opened; written by the writer that opened it.
+ * @records: 32-bit only: free-running records committed into it.
+ */
+struct lrb_cc {
+	local_t count;
+	unsigned long base;
+#if BITS_PER_LONG == 32
+	local_t records;
+#endif
+};
+
+/*
+ * struct lrb_wbuf - the write side of one CPU buffer
+ * @offset: free-running write position; written by the owning CPU only.
+ * @nesting: writers open on the owning CPU.
+ * @subbuf_order: log2(subbuf_size).
+ * @last_ts_high: timestamp bits above 32 of a recent record (compact
+ *	headers are used while they do not change).
+ * @subbuf_mask: subbuf_size - 1.
+ * @buf_mask: bytes of the CPU buffer - 1.
+ * @data: the sub-buffers, contiguous.
+ * @cc: per sub-buffer commit counts.
+ * @clock: the channel's clock; NULL for local_clock().
+ *
+ * The first member of a CPU buffer. The channel's geometry and clock are
+ * copied here so that a write that fits touches this cache line, its slot
+ * and one commit count, and no line of the channel.
+ */
+struct lrb_wbuf {
+	local_t offset;
+	int nesting;
+	unsigned int subbuf_order;
+	unsigned long last_ts_high;
+	unsigned long subbuf_mask;
+	unsigned long buf_mask;
+	void *data;
+	struct lrb_cc *cc;
+	u64 (*clock)(void);
+};
+
+/*
+ * struct lrb_channel_head - the first member of a channel
+ * @wbufs: the write sides of its CPU buffers, indexed by CPU.
+ */
+struct lrb_channel_head {
+	struct lrb_wbuf **wbufs;
+};
+
 /**
  * struct lrb_slot - a reservation, filled in by lrb_reserve()
  * @data: where the payload goes; @len bytes.
@@ -152,7 +218,7 @@ struct lrb_slot {
 	size_t len;
 	u64 ts;
 	/* private: for lrb_commit() */
-	struct lrb_cpu_buf *buf;
+	struct lrb_wbuf *w;
 	/* the sub-buffer whose commit count the commit adds to */
 	unsigned long cc_index;
 	/* bytes it adds: the slot, and the packet header if it opened it */
@@ -224,10 +290,6 @@ struct lrb_channel *lrb_channel_create(const struct lrb_config *config);
 void lrb_channel_destroy(struct lrb_channel *chan);
 const struct lrb_config *lrb_channel_config(const struct lrb_channel *chan);
 void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats);
-
-int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
-		unsigned int id, size_t len);
-void lrb_commit(struct lrb_slot *slot);
 int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb);
 int lrb_put_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb);
 void lrb_unget_subbuf(struct lrb_channel *chan, int cpu,
@@ -247,6 +309,260 @@ bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 int lrb_dump_begin(struct lrb_channel *chan, int cpu, unsigned int max,
 		   struct lrb_dump *d);
 bool lrb_dump_next(struct lrb_dump *d, struct lrb_record *rec);
+
+int __lrb_reserve_slow(struct lrb_wbuf *w, struct lrb_slot *slot,
+		       unsigned int id, size_t len);
+int __lrb_reserve_refused(struct lrb_wbuf *w, struct lrb_slot *slot,
+			  bool nmi_ok);
+void __lrb_deliver(struct lrb_wbuf *w);
+
+/*
+ * The write path's common case, inline: the slot fits in the open
+ * sub-buffer without ending it, and the CPU has room for one more nested
+ * writer. All else, opening and closing sub-buffers and counting losses,
+ * is out of line in kernel/trace/lrb.c.
+ */
+
+/* Synchronization primitives of the two variants. */
+#ifdef CONFIG_LRB_SYNC_LOCAL
+
+static __always_inline bool lrb_writer_enter(struct lrb_slot *slot)
+{
+	preempt_disable_notrace();
+	return true;
+}
+
+static __always_inline void lrb_writer_exit(struct lrb_slot *slot)
+{
+	preempt_enable_notrace();
+}
+
+static __always_inline bool lrb_offset_publish(struct lrb_wbuf *w,
+					       unsigned long old,
+					       unsigned long new)
+{
+	return local_cmpxchg(&w->offset, old, new) == old;
+}
+
+static __always_inline unsigned long lrb_commit_add(local_t *cc,
+						    unsigned long bytes)
+{
+	return local_add_return(bytes, cc);
+}
+
+#else /* CONFIG_LRB_SYNC_IRQOFF */
+
+static __always_inline bool lrb_writer_enter(struct lrb_slot *slot)
+{
+	local_irq_save(slot->flags);
+	return !in_nmi();
+}
+
+static __always_inline void lrb_writer_exit(struct lrb_slot *slot)
+{
+	local_irq_restore(slot->flags);
+}
+
+/* Interrupts are off and NMIs do not write: nothing can interleave. */
+static __always_inline bool lrb_offset_publish(struct lrb_wbuf *w,
+					       unsigned long old,
+					       unsigned long new)
+{
+	local_set(&w->offset, new);
+	return true;
+}
+
+static __always_inline unsigned long lrb_commit_add(local_t *cc,
+						    unsigned long bytes)
+{
+	unsigned long v = local_read(cc) + bytes;
+
+	local_set(cc, v);
+	return v;
+}
+
+#endif /* CONFIG_LRB_SYNC_LOCAL */
+
+#if BITS_PER_LONG == 64
+/* A record's commit adds 2^32 to the count: the upper half counts records. */
+#define LRB_CC_RECORD		BIT(32)
+
+static __always_inline void lrb_cc_count_record(struct lrb_cc *c)
+{
+}
+#else
+#define LRB_CC_RECORD		0UL
+
+static __always_inline void lrb_cc_count_record(struct lrb_cc *c)
+{
+	local_inc(&c->records);
+}
+#endif
+
+/* The write side of this CPU's buffer: a channel begins with its head. */
+static __always_inline struct lrb_wbuf *lrb_this_wbuf(struct lrb_channel *chan)
+{
+	const struct lrb_channel_head *head = (const void *)chan;
+
+	return head->wbufs[smp_processor_id()];
+}
+
+static __always_inline u64 lrb_clock(const struct lrb_wbuf *w)
+{
+	if (w->clock)
+		return w->clock();
+	return local_clock();
+}
+
+/*
+ * Add committed bytes, and the record they end if @record, to a sub-buffer;
+ * deliver it when that completes it.
+ */
+static __always_inline void lrb_commit_bytes(struct lrb_wbuf *w,
+					     unsigned long index,
+					     unsigned long bytes, bool record)
+{
+	struct lrb_cc *c = &w->cc[index];
+	unsigned long count;
+
+	if (record) {
+		lrb_cc_count_record(c);
+		bytes += LRB_CC_RECORD;
+	}
+	/*
+	 * LRB-W1: order the record, the packet header fields and, for the
+	 * commit that completes the sub-buffer, every earlier commit's
+	 * stores of this CPU, before the count. Pairs with LRB-R1 in
+	 * lrb_get_subbuf() and LRB-R5 in lrb_snapshot_get().
+	 */
+	smp_wmb();
+	count = lrb_commit_add(&c->count, bytes);
+	if (unlikely(!(count & w->subbuf_mask)))
+		__lrb_deliver(w);
+}
+
+/* The compact header while the timestamp keeps the previous bits above 32. */
+static __always_inline size_t lrb_header_len(const struct lrb_wbuf *w, u64 ts)
+{
+	if (likely((unsigned long)(ts >> 32) == READ_ONCE(w->last_ts_high)))
+		return sizeof(struct lrb_record_header);
+	return sizeof(struct lrb_record_header_ext);
+}
+
+static __always_inline void lrb_write_header(void *p, unsigned int id,
+					     size_t len, u64 ts, size_t hlen)
+{
+	if (likely(hlen == sizeof(struct lrb_record_header))) {
+		struct lrb_record_header *rh = p;
+
+		rh->id = id;
+		rh->len = len;
+		rh->ts_low = (u32)ts;
+	} else {
+		struct lrb_record_header_ext *rx = p;
+
+		rx->id_ext = LRB_ID_EXTENDED;
+		rx->len = len;
+		rx->id = id;
+		rx->ts = ts;
+	}
+}
+
+/*
+ * Write the record header of the slot published at @begin and fill in
+ * @slot; @commit_size counts what the commit adds: the bytes from the end
+ * of the previous slot, or from the start of the sub-buffer the slot
+ * opened, to its end. Only an extended header stores last_ts_high: a
+ * compact one found it equal.
+ */
+static __always_inline void lrb_slot_fill(struct lrb_wbuf *w,
+					  struct lrb_slot *slot,
+					  unsigned int id, size_t len,
+					  unsigned long begin, size_t hlen,
+					  u64 ts, unsigned long commit_size)
+{
+	void *p = w->data + (begin & w->buf_mask);
+
+	if (unlikely(hlen != sizeof(struct lrb_record_header)))
+		WRITE_ONCE(w->last_ts_high, (unsigned long)(ts >> 32));
+	lrb_write_header(p, id, len, ts, hlen);
+	slot->data = p + hlen;
+	slot->len = len;
+	slot->ts = ts;
+	slot->w = w;
+	slot->cc_index = (begin & w->buf_mask) >> w->subbuf_order;
+	slot->commit_size = commit_size;
+}
+
+/**
+ * lrb_reserve() - reserve a slot for one record on this CPU
+ * @chan: the channel.
+ * @slot: filled in; pass it to lrb_write() and lrb_commit().
+ * @id: event id, at most LRB_EVENT_ID_MAX.
+ * @len: payload bytes.
+ *
+ * Callable from any context, NMI included (see the table above). On
+ * success, preemption (or, with CONFIG_LRB_SYNC_IRQOFF, interrupts) stays
+ * disabled until lrb_commit(), which must follow on the same CPU.
+ *
+ * Return: 0; -EINVAL for a bad id (not counted); or, with the record
+ * counted as lost: -E2BIG when it can never fit in a sub-buffer or @len
+ * exceeds LRB_RECORD_LEN_MAX, -ENOSPC when the buffer is full, -EBUSY
+ * when writers are nested too deep or (irq-off variant) the caller is an
+ * NMI.
+ */
+static __always_inline int lrb_reserve(struct lrb_channel *chan,
+				       struct lrb_slot *slot,
+				       unsigned int id, size_t len)
+{
+	unsigned long old, begin, end;
+	struct lrb_wbuf *w;
+	bool nmi_ok;
+	size_t hlen;
+	u64 ts;
+
+	if (unlikely(id > LRB_EVENT_ID_MAX))
+		return -EINVAL;
+	nmi_ok = lrb_writer_enter(slot);
+	w = lrb_this_wbuf(chan);
+	/* The length check also keeps the size computations from overflowing. */
+	if (unlikely(!nmi_ok || READ_ONCE(w->nesting) >= LRB_NESTING_MAX ||
+		     len > LRB_RECORD_LEN_MAX))
+		return __lrb_reserve_refused(w, slot, nmi_ok);
+	/* Only this CPU's writers touch it, each one restoring it. */
+	WRITE_ONCE(w->nesting, w->nesting + 1);
+	barrier();
+
+	/* One pass: a sub-buffer is open and the slot fits without ending it. */
+	old = local_read(&w->offset);
+	ts = lrb_clock(w);
+	hlen = lrb_header_len(w, ts);
+	begin = ALIGN(old, LRB_RECORD_ALIGN);
+	end = begin + hlen + len;
+	if (unlikely(!(old & w->subbuf_mask) || ((old ^ end) & ~w->subbuf_mask) ||
+		     !lrb_offset_publish(w, old, end)))
+		return __lrb_reserve_slow(w, slot, id, len);
+	lrb_slot_fill(w, slot, id, len, begin, hlen, ts, end - old);
+	return 0;
+}
+
+/**
+ * lrb_commit() - make a reserved record visible to readers
+ * @slot: the reservation, from a successful lrb_reserve() on this CPU.
+ *
+ * Delivers the sub-buffer when this commit completes it, and re-enables
+ * what lrb_reserve() disabled.
+ */
+static __always_inline void lrb_commit(struct lrb_slot *slot)
+{
+	struct lrb_wbuf *w = slot->w;
+
+	lrb_commit_bytes(w, slot->cc_index, slot->commit_size, true);
+	barrier();
+	WRITE_ONCE(w->nesting, w->nesting - 1);
+	lrb_writer_exit(slot);
+}
+
 /**
  * lrb_write() - copy payload bytes into a reserved slot
  * @slot: the reservation, from a successful lrb_reserve().

@@ -33,7 +33,7 @@
  *
  * Memory ordering. Every barrier is labelled; the pairs are:
  *
- * LRB-W1 (lrb_commit_bytes(): smp_wmb() before the commit count add)
+ * LRB-W1 (lrb_commit_bytes(), lrb.h: smp_wmb() before the commit count add)
  *	pairs with LRB-R1 (lrb_get_subbuf(): smp_rmb() after the commit count
  *	read). A reader that sees a complete count sees the records and the
  *	packet header fields written before every commit that made it up.
@@ -100,34 +100,13 @@
 #include <asm/local64.h>
 #include <asm/shmparam.h>
 
-/**
- * struct lrb_cc - commit count of one sub-buffer
- * @count: free-running bytes committed into the sub-buffer; on 64-bit, plus
- *	LRB_CC_RECORD per record committed.
- * @base: record mark (lrb_cc_mark()) of the count when the current
- *	generation was opened; written by the writer that opened it.
- * @records: 32-bit only: free-running records committed into it.
- */
-struct lrb_cc {
-	local_t count;
-	unsigned long base;
-#if BITS_PER_LONG == 32
-	local_t records;
-#endif
-};
-
 #if BITS_PER_LONG == 64
 /*
  * A generation adds subbuf_size bytes, far below 2^32: the upper half of the
  * count counts records, and the bytes below never carry into it within one
  * generation.
  */
-#define LRB_CC_RECORD		BIT(32)
 #define LRB_CC_BYTES_MASK	((unsigned long)U32_MAX)
-
-static __always_inline void lrb_cc_count_record(struct lrb_cc *c)
-{
-}
 
 /* A mark of the records committed into @c, from a read of its count. */
 static __always_inline unsigned long lrb_cc_mark(struct lrb_cc *c,
@@ -143,13 +122,7 @@ static __always_inline unsigned long lrb_cc_records(unsigned long from,
 	return (to - from) >> 32;
 }
 #else
-#define LRB_CC_RECORD		0UL
 #define LRB_CC_BYTES_MASK	ULONG_MAX
-
-static __always_inline void lrb_cc_count_record(struct lrb_cc *c)
-{
-	local_inc(&c->records);
-}
 
 static __always_inline unsigned long lrb_cc_mark(struct lrb_cc *c,
 						 unsigned long count)
@@ -166,10 +139,7 @@ static __always_inline unsigned long lrb_cc_records(unsigned long from,
 
 /**
  * struct lrb_cpu_buf - the buffer of one CPU
- * @offset: free-running write position; written by the owning CPU only.
- * @last_ts_high: timestamp bits above 32 of a recent record (compact
- *	headers are used while they do not change).
- * @nesting: writers open on the owning CPU.
+ * @w: the write side, laid out in lrb.h for the inline write path.
  * @lost: records lost, by &enum lrb_lost_cause; 64-bit on every
  *	architecture, so no count wraps.
  * @replaced: records of the sub-buffer generations that later ones
@@ -188,17 +158,13 @@ static __always_inline unsigned long lrb_cc_records(unsigned long from,
  * @subbufs_delivered: sub-buffers put back by readers.
  * @subbufs_corrupt: sub-buffers readers found corrupt and skipped.
  * @chan: the channel.
- * @data: the sub-buffers, contiguous.
- * @cc: per sub-buffer commit counts.
  * @cpu: the owning CPU.
  * @wakeup_work: runs the wakeup after a delivery, off the write path.
  * @switch_timer: closes an old open sub-buffer (lrb_switch_timer_set()).
  * @switch_on: @switch_timer may re-arm itself.
  */
 struct lrb_cpu_buf {
-	local_t offset ____cacheline_aligned;
-	unsigned long last_ts_high;
-	int nesting;
+	struct lrb_wbuf w ____cacheline_aligned;
 	local64_t lost[LRB_LOST_NR];
 	local64_t replaced;
 	u64 discarded_closed;
@@ -213,8 +179,6 @@ struct lrb_cpu_buf {
 	u64 subbufs_corrupt;
 
 	struct lrb_channel *chan ____cacheline_aligned;
-	void *data;
-	struct lrb_cc *cc;
 	int cpu;
 	struct irq_work wakeup_work;
 	struct timer_list switch_timer;
@@ -223,6 +187,7 @@ struct lrb_cpu_buf {
 
 /**
  * struct lrb_channel - a set of per-CPU buffers
+ * @head: what the inline write path reads of it (lrb.h); the first member.
  * @config: the configuration it was created with.
  * @subbuf_order: log2(subbuf_size).
  * @subbuf_mask: subbuf_size - 1.
@@ -235,6 +200,7 @@ struct lrb_cpu_buf {
  * @switch_period: switch timer period in ns, 0 when off.
  */
 struct lrb_channel {
+	struct lrb_channel_head head;
 	struct lrb_config config;
 	unsigned int subbuf_order;
 	unsigned long subbuf_mask;
@@ -246,6 +212,9 @@ struct lrb_channel {
 	struct hlist_node online_node;
 	u64 switch_period;
 };
+
+/* lrb.h's inline write path takes a channel pointer for its head. */
+static_assert(offsetof(struct lrb_channel, head) == 0);
 
 static struct lrb_cpu_buf *lrb_cpu_buf(struct lrb_channel *chan, int cpu)
 {
@@ -264,7 +233,7 @@ static u64 lrb_committed(struct lrb_cpu_buf *buf)
 	unsigned int i;
 
 	for (i = 0; i < buf->chan->config.num_subbufs; i++) {
-		struct lrb_cc *c = &buf->cc[i];
+		struct lrb_cc *c = &buf->w.cc[i];
 
 		n += lrb_cc_records(READ_ONCE(c->base),
 				    lrb_cc_mark(c, local_read(&c->count)));
@@ -285,73 +254,6 @@ static_assert(sizeof(struct lrb_record_header_ext) == 16);
 static enum cpuhp_state lrb_cpuhp_state;
 static enum cpuhp_state lrb_cpuhp_online;
 
-/* Synchronization primitives of the two variants. */
-#ifdef CONFIG_LRB_SYNC_LOCAL
-
-static __always_inline bool lrb_writer_enter(struct lrb_slot *slot)
-{
-	preempt_disable_notrace();
-	return true;
-}
-
-static __always_inline void lrb_writer_exit(struct lrb_slot *slot)
-{
-	preempt_enable_notrace();
-}
-
-static __always_inline bool lrb_offset_publish(struct lrb_cpu_buf *buf,
-					       unsigned long old,
-					       unsigned long new)
-{
-	return local_cmpxchg(&buf->offset, old, new) == old;
-}
-
-static __always_inline unsigned long lrb_commit_add(local_t *cc,
-						    unsigned long bytes)
-{
-	return local_add_return(bytes, cc);
-}
-
-#else /* CONFIG_LRB_SYNC_IRQOFF */
-
-static __always_inline bool lrb_writer_enter(struct lrb_slot *slot)
-{
-	local_irq_save(slot->flags);
-	return !in_nmi();
-}
-
-static __always_inline void lrb_writer_exit(struct lrb_slot *slot)
-{
-	local_irq_restore(slot->flags);
-}
-
-/* Interrupts are off and NMIs do not write: nothing can interleave. */
-static __always_inline bool lrb_offset_publish(struct lrb_cpu_buf *buf,
-					       unsigned long old,
-					       unsigned long new)
-{
-	local_set(&buf->offset, new);
-	return true;
-}
-
-static __always_inline unsigned long lrb_commit_add(local_t *cc,
-						    unsigned long bytes)
-{
-	unsigned long v = local_read(cc) + bytes;
-
-	local_set(cc, v);
-	return v;
-}
-
-#endif /* CONFIG_LRB_SYNC_LOCAL */
-
-static __always_inline u64 lrb_clock(const struct lrb_channel *chan)
-{
-	if (chan->config.clock)
-		return chan->config.clock();
-	return local_clock();
-}
-
 static __always_inline unsigned long lrb_subbuf_index(const struct lrb_channel *chan,
 						      unsigned long pos)
 {
@@ -361,7 +263,7 @@ static __always_inline unsigned long lrb_subbuf_index(const struct lrb_channel *
 static __always_inline void *lrb_pos_addr(const struct lrb_cpu_buf *buf,
 					  unsigned long pos)
 {
-	return buf->data + (pos & buf->chan->buf_mask);
+	return buf->w.data + (pos & buf->w.buf_mask);
 }
 
 /* Is the generation of sub-buffer that holds @pos fully committed? */
@@ -461,32 +363,18 @@ static void lrb_wakeup_work(struct irq_work *work)
 		chan->config.wakeup(chan, buf->cpu, chan->config.priv);
 }
 
-/*
- * Add committed bytes, and the record they end if @record, to a sub-buffer;
- * deliver it when that completes it.
+/**
+ * __lrb_deliver() - wake the readers of a sub-buffer a commit completed
+ * @w: the write side of the CPU buffer.
+ *
+ * For lrb_commit() in lrb.h: the wakeup runs from irq_work, never from
+ * the write path.
  */
-static __always_inline void lrb_commit_bytes(struct lrb_cpu_buf *buf,
-					     unsigned long index,
-					     unsigned long bytes, bool record)
+void __lrb_deliver(struct lrb_wbuf *w)
 {
-	struct lrb_cc *c = &buf->cc[index];
-	unsigned long count;
-
-	if (record) {
-		lrb_cc_count_record(c);
-		bytes += LRB_CC_RECORD;
-	}
-	/*
-	 * LRB-W1: order the record, the packet header fields and, for the
-	 * commit that completes the sub-buffer, every earlier commit's
-	 * stores of this CPU, before the count. Pairs with LRB-R1 in
-	 * lrb_get_subbuf() and LRB-R5 in lrb_snapshot_get().
-	 */
-	smp_wmb();
-	count = lrb_commit_add(&c->count, bytes);
-	if (unlikely(!(count & buf->chan->subbuf_mask)))
-		irq_work_queue(&buf->wakeup_work);
+	irq_work_queue(&container_of(w, struct lrb_cpu_buf, w)->wakeup_work);
 }
+EXPORT_SYMBOL_GPL(__lrb_deliver);
 
 /*
  * Write the end fields of the sub-buffer that holds @pos. @discarded was
@@ -516,7 +404,7 @@ static void lrb_switch_out(struct lrb_cpu_buf *buf, unsigned long old, u64 ts,
 	size_t content = old & chan->subbuf_mask;
 
 	lrb_close_fields(buf, old, content, ts, discarded);
-	lrb_commit_bytes(buf, lrb_subbuf_index(chan, old),
+	lrb_commit_bytes(&buf->w, lrb_subbuf_index(chan, old),
 			 chan->config.subbuf_size - content, false);
 }
 
@@ -598,7 +486,7 @@ static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start,
 				bool may_push, unsigned long *mark)
 {
 	struct lrb_channel *chan = buf->chan;
-	struct lrb_cc *c = &buf->cc[lrb_subbuf_index(chan, start)];
+	struct lrb_cc *c = &buf->w.cc[lrb_subbuf_index(chan, start)];
 	unsigned long size = chan->buf_mask + 1;
 	unsigned long consumed, count;
 	long ahead;
@@ -644,64 +532,10 @@ static int lrb_next_subbuf_free(struct lrb_cpu_buf *buf, unsigned long start,
 static void lrb_gen_open(struct lrb_cpu_buf *buf, unsigned long start,
 			 unsigned long mark)
 {
-	struct lrb_cc *c = &buf->cc[lrb_subbuf_index(buf->chan, start)];
+	struct lrb_cc *c = &buf->w.cc[lrb_subbuf_index(buf->chan, start)];
 
 	local64_add(lrb_cc_records(c->base, mark), &buf->replaced);
 	WRITE_ONCE(c->base, mark);
-}
-
-/* The compact header while the timestamp keeps the previous bits above 32. */
-static __always_inline size_t lrb_header_len(const struct lrb_cpu_buf *buf,
-					     u64 ts)
-{
-	if (likely((unsigned long)(ts >> 32) == READ_ONCE(buf->last_ts_high)))
-		return sizeof(struct lrb_record_header);
-	return sizeof(struct lrb_record_header_ext);
-}
-
-static __always_inline void lrb_write_header(void *p, unsigned int id,
-					     size_t len, u64 ts, size_t hlen)
-{
-	if (likely(hlen == sizeof(struct lrb_record_header))) {
-		struct lrb_record_header *rh = p;
-
-		rh->id = id;
-		rh->len = len;
-		rh->ts_low = (u32)ts;
-	} else {
-		struct lrb_record_header_ext *rx = p;
-
-		rx->id_ext = LRB_ID_EXTENDED;
-		rx->len = len;
-		rx->id = id;
-		rx->ts = ts;
-	}
-}
-
-/*
- * Write the record header of the slot published at @begin and fill in
- * @slot; @commit_size counts what the commit adds: the bytes from the end
- * of the previous slot, or from the start of the sub-buffer the slot
- * opened, to its end. Only an extended header stores last_ts_high: a
- * compact one found it equal.
- */
-static __always_inline void lrb_slot_fill(struct lrb_cpu_buf *buf,
-					  struct lrb_slot *slot,
-					  unsigned int id, size_t len,
-					  unsigned long begin, size_t hlen,
-					  u64 ts, unsigned long commit_size)
-{
-	void *p = lrb_pos_addr(buf, begin);
-
-	if (unlikely(hlen != sizeof(struct lrb_record_header)))
-		WRITE_ONCE(buf->last_ts_high, (unsigned long)(ts >> 32));
-	lrb_write_header(p, id, len, ts, hlen);
-	slot->data = p + hlen;
-	slot->len = len;
-	slot->ts = ts;
-	slot->buf = buf;
-	slot->cc_index = lrb_subbuf_index(buf->chan, begin);
-	slot->commit_size = commit_size;
 }
 
 /* Reservation state computed by one pass of the reserve loop. */
@@ -736,7 +570,7 @@ static int lrb_reserve_switch(struct lrb_cpu_buf *buf, struct lrb_pos *p,
 	start = ALIGN(p->old, chan->config.subbuf_size);
 	ret = lrb_next_subbuf_free(buf, start, true, &p->mark);
 	/* A refusal computed from a stale offset is no refusal: retry. */
-	if (ret == -ENOSPC && local_read(&buf->offset) != p->old)
+	if (ret == -ENOSPC && local_read(&buf->w.offset) != p->old)
 		return -EAGAIN;
 	if (ret)
 		return ret;
@@ -746,24 +580,32 @@ static int lrb_reserve_switch(struct lrb_cpu_buf *buf, struct lrb_pos *p,
 	return 0;
 }
 
-/*
- * All of lrb_reserve() but its common case, entered with the nesting count
- * raised: the slot opens, ends or does not fit in a sub-buffer, or a nested
- * writer moved the offset. Starts over, the clock included.
+/**
+ * __lrb_reserve_slow() - all of lrb_reserve() but its common case
+ * @w: the write side of this CPU's buffer.
+ * @slot: filled in, as by lrb_reserve().
+ * @id: event id, at most LRB_EVENT_ID_MAX.
+ * @len: payload bytes, at most LRB_RECORD_LEN_MAX.
+ *
+ * Called by lrb_reserve() (lrb.h) with the nesting count raised when the
+ * slot opens, ends or does not fit in a sub-buffer, or a nested writer
+ * moved the offset. Starts over, the clock included.
+ *
+ * Return: as lrb_reserve().
  */
-static noinline int lrb_reserve_slow(struct lrb_channel *chan,
-				     struct lrb_cpu_buf *buf,
-				     struct lrb_slot *slot, unsigned int id,
-				     size_t len)
+int __lrb_reserve_slow(struct lrb_wbuf *w, struct lrb_slot *slot,
+		       unsigned int id, size_t len)
 {
+	struct lrb_cpu_buf *buf = container_of(w, struct lrb_cpu_buf, w);
+	struct lrb_channel *chan = buf->chan;
 	struct lrb_pos p;
 	size_t size;
 	int ret;
 
 	for (;;) {
-		p.old = local_read(&buf->offset);
-		p.ts = lrb_clock(chan);
-		p.hlen = lrb_header_len(buf, p.ts);
+		p.old = local_read(&w->offset);
+		p.ts = lrb_clock(w);
+		p.hlen = lrb_header_len(w, p.ts);
 		size = p.hlen + len;
 		p.begin = ALIGN(p.old, LRB_RECORD_ALIGN);
 		p.end = p.begin + size;
@@ -783,7 +625,7 @@ static noinline int lrb_reserve_slow(struct lrb_channel *chan,
 		/* Closing a sub-buffer: its losses, read before the publish. */
 		if (p.switch_out || p.closes)
 			p.discarded = lrb_lost_discarded(buf);
-		if (lrb_offset_publish(buf, p.old, p.end))
+		if (lrb_offset_publish(w, p.old, p.end))
 			break;
 	}
 
@@ -796,30 +638,38 @@ static noinline int lrb_reserve_slow(struct lrb_channel *chan,
 	if (p.closes)
 		lrb_close_fields(buf, p.begin, chan->config.subbuf_size, p.ts,
 				 p.discarded);
-	lrb_slot_fill(buf, slot, id, len, p.begin, p.hlen, p.ts,
+	lrb_slot_fill(w, slot, id, len, p.begin, p.hlen, p.ts,
 		      p.end - (p.switch_in ? p.begin - LRB_PHDR_SIZE : p.old));
 	return 0;
 
 lost:
 	lrb_lost(buf, ret == -E2BIG ? LRB_LOST_TOO_BIG : LRB_LOST_FULL);
 	barrier();
-	WRITE_ONCE(buf->nesting, buf->nesting - 1);
+	WRITE_ONCE(w->nesting, w->nesting - 1);
 	lrb_writer_exit(slot);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(__lrb_reserve_slow);
 
-/* Count a record refused before any reservation; undo lrb_writer_enter(). */
-static noinline int lrb_reserve_refused(struct lrb_cpu_buf *buf,
-					struct lrb_slot *slot, bool nmi_ok,
-					size_t len)
+/**
+ * __lrb_reserve_refused() - count a record refused before any reservation
+ * @w: the write side of this CPU's buffer.
+ * @slot: the slot lrb_writer_enter() was given; its effect is undone.
+ * @nmi_ok: what lrb_writer_enter() returned.
+ *
+ * Return: as lrb_reserve().
+ */
+int __lrb_reserve_refused(struct lrb_wbuf *w, struct lrb_slot *slot,
+			  bool nmi_ok)
 {
+	struct lrb_cpu_buf *buf = container_of(w, struct lrb_cpu_buf, w);
 	enum lrb_lost_cause cause = LRB_LOST_TOO_BIG;
 	int err = -E2BIG;
 
 	if (!nmi_ok) {
 		cause = LRB_LOST_NMI;
 		err = -EBUSY;
-	} else if (READ_ONCE(buf->nesting) >= LRB_NESTING_MAX) {
+	} else if (READ_ONCE(w->nesting) >= LRB_NESTING_MAX) {
 		cause = LRB_LOST_NESTED;
 		err = -EBUSY;
 	}
@@ -827,95 +677,37 @@ static noinline int lrb_reserve_refused(struct lrb_cpu_buf *buf,
 	lrb_writer_exit(slot);
 	return err;
 }
+EXPORT_SYMBOL_GPL(__lrb_reserve_refused);
 
 /**
- * lrb_reserve() - reserve a slot for one record on this CPU
+ * lrb_stats_read() - read the counters of one CPU buffer
  * @chan: the channel.
- * @slot: filled in; pass it to lrb_write() and lrb_commit().
- * @id: event id, at most LRB_EVENT_ID_MAX.
- * @len: payload bytes.
- *
- * Callable from any context, NMI included (see the table in lrb.h). On
- * success, preemption (or, with CONFIG_LRB_SYNC_IRQOFF, interrupts) stays
- * disabled until lrb_commit(), which must follow on the same CPU.
- *
- * Return: 0; -EINVAL for a bad id (not counted); or, with the record
- * counted as lost: -E2BIG when it can never fit in a sub-buffer or @len
- * exceeds LRB_RECORD_LEN_MAX, -ENOSPC when the buffer is full, -EBUSY
- * when writers are nested too deep or (irq-off variant) the caller is an
- * NMI.
+ * @cpu: the CPU.
+ * @stats: filled in; zeroed for a bad CPU.
  */
-int lrb_reserve(struct lrb_channel *chan, struct lrb_slot *slot,
-		unsigned int id, size_t len)
+void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats)
 {
-	unsigned long mask = chan->subbuf_mask, old, begin, end;
-	struct lrb_cpu_buf *buf;
-	bool nmi_ok;
-	size_t hlen;
-	u64 ts;
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+	unsigned long flags;
+	int i;
 
-	if (unlikely(id > LRB_EVENT_ID_MAX))
-		return -EINVAL;
-	nmi_ok = lrb_writer_enter(slot);
-	buf = chan->bufs[smp_processor_id()];
-	/* The length check also keeps the size computations from overflowing. */
-	if (unlikely(!nmi_ok || READ_ONCE(buf->nesting) >= LRB_NESTING_MAX ||
-		     len > LRB_RECORD_LEN_MAX))
-		return lrb_reserve_refused(buf, slot, nmi_ok, len);
-	/* Only this CPU's writers touch it, each one restoring it. */
-	WRITE_ONCE(buf->nesting, buf->nesting + 1);
-	barrier();
-
-	/*
-	 * The common case, in one pass: a sub-buffer is open and the slot
-	 * fits in it without ending it.
-	 */
-	old = local_read(&buf->offset);
-	ts = lrb_clock(chan);
-	hlen = lrb_header_len(buf, ts);
-	begin = ALIGN(old, LRB_RECORD_ALIGN);
-	end = begin + hlen + len;
-	if (unlikely(!(old & mask) || ((old ^ end) & ~mask) ||
-		     !lrb_offset_publish(buf, old, end)))
-		return lrb_reserve_slow(chan, buf, slot, id, len);
-	lrb_slot_fill(buf, slot, id, len, begin, hlen, ts, end - old);
-	return 0;
+	memset(stats, 0, sizeof(*stats));
+	if (!buf)
+		return;
+	stats->written = lrb_committed(buf);
+	for (i = 0; i < LRB_LOST_NR; i++) {
+		stats->lost[i] = local64_read(&buf->lost[i]);
+		/* Overwritten records were committed: counted once. */
+		if (i != LRB_LOST_OVERWRITTEN)
+			stats->written += stats->lost[i];
+	}
+	raw_spin_lock_irqsave(&buf->reader_lock, flags);
+	stats->delivered = buf->delivered;
+	stats->subbufs_delivered = buf->subbufs_delivered;
+	stats->subbufs_corrupt = buf->subbufs_corrupt;
+	raw_spin_unlock_irqrestore(&buf->reader_lock, flags);
 }
-EXPORT_SYMBOL_GPL(lrb_reserve);
-
-/**
- * lrb_commit() - make a reserved record visible to readers
- * @slot: the reservation, from a successful lrb_reserve() on this CPU.
- *
- * Delivers the sub-buffer when this commit completes it, and re-enables
- * what lrb_reserve() disabled.
- */
-void lrb_commit(struct lrb_slot *slot)
-{
-	struct lrb_cpu_buf *buf = slot->buf;
-
-	lrb_commit_bytes(buf, slot->cc_index, slot->commit_size, true);
-	barrier();
-	WRITE_ONCE(buf->nesting, buf->nesting - 1);
-	lrb_writer_exit(slot);
-}
-EXPORT_SYMBOL_GPL(lrb_commit);
-
-/* The timestamp of the last record before @pos, in @pos's sub-buffer. */
-static u64 lrb_last_ts(struct lrb_cpu_buf *buf, unsigned long pos)
-{
-	struct lrb_subbuf sb = {
-		.data = lrb_pos_addr(buf, pos & ~buf->chan->subbuf_mask),
-		.content_size = pos & buf->chan->subbuf_mask,
-	};
-	struct lrb_record_iter it = {};
-	struct lrb_record rec;
-	u64 ts = 0;
-
-	while (lrb_record_next(&sb, &it, &rec))
-		ts = rec.ts;
-	return ts;
-}
+EXPORT_SYMBOL_GPL(lrb_stats_read);
 
 /*
  * With no sub-buffer open, records lost since the last packet was closed
@@ -938,14 +730,30 @@ static int lrb_switch_empty(struct lrb_cpu_buf *buf, unsigned long old,
 	if (ret)
 		return ret;
 	/* Opened and closed in one step: nested writers go to the next. */
-	if (!lrb_offset_publish(buf, old, old + chan->config.subbuf_size))
+	if (!lrb_offset_publish(&buf->w, old, old + chan->config.subbuf_size))
 		return -EAGAIN;
 	lrb_gen_open(buf, old, mark);
 	lrb_switch_in(buf, old, ts);
 	lrb_close_fields(buf, old, LRB_PHDR_SIZE, ts, discarded);
-	lrb_commit_bytes(buf, lrb_subbuf_index(chan, old),
+	lrb_commit_bytes(&buf->w, lrb_subbuf_index(chan, old),
 			 chan->config.subbuf_size, false);
 	return 0;
+}
+
+/* The timestamp of the last record before @pos, in @pos's sub-buffer. */
+static u64 lrb_last_ts(struct lrb_cpu_buf *buf, unsigned long pos)
+{
+	struct lrb_subbuf sb = {
+		.data = lrb_pos_addr(buf, pos & ~buf->chan->subbuf_mask),
+		.content_size = pos & buf->chan->subbuf_mask,
+	};
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	u64 ts = 0;
+
+	while (lrb_record_next(&sb, &it, &rec))
+		ts = rec.ts;
+	return ts;
 }
 
 /*
@@ -970,8 +778,8 @@ static void lrb_switch_local(struct lrb_cpu_buf *buf)
 		lockdep_assert_cpus_held();
 	lrb_writer_enter(&slot);
 	for (;;) {
-		old = local_read(&buf->offset);
-		ts = lrb_clock(chan);
+		old = local_read(&buf->w.offset);
+		ts = lrb_clock(&buf->w);
 		if (!(old & chan->subbuf_mask)) {
 			if (lrb_switch_empty(buf, old, ts) == -EAGAIN)
 				continue;
@@ -979,7 +787,7 @@ static void lrb_switch_local(struct lrb_cpu_buf *buf)
 		}
 		new = ALIGN(old, chan->config.subbuf_size);
 		discarded = lrb_lost_discarded(buf);
-		if (lrb_offset_publish(buf, old, new))
+		if (lrb_offset_publish(&buf->w, old, new))
 			break;
 	}
 	/* A dead CPU's buffer, closed with another CPU's clock: clamp. */
@@ -1042,7 +850,7 @@ EXPORT_SYMBOL_GPL(lrb_flush);
 static u64 lrb_switch_aged(struct lrb_cpu_buf *buf, u64 period)
 {
 	struct lrb_channel *chan = buf->chan;
-	unsigned long off = local_read(&buf->offset);
+	unsigned long off = local_read(&buf->w.offset);
 	const struct lrb_packet_header *ph;
 	u64 age;
 
@@ -1053,7 +861,7 @@ static u64 lrb_switch_aged(struct lrb_cpu_buf *buf, u64 period)
 		 * that holds records, which is harmless.
 		 */
 		ph = lrb_pos_addr(buf, off & ~chan->subbuf_mask);
-		age = lrb_clock(chan) - READ_ONCE(ph->timestamp_begin);
+		age = lrb_clock(&buf->w) - READ_ONCE(ph->timestamp_begin);
 		if ((s64)age >= 0 && age < period)
 			return period - age;
 	}
@@ -1167,7 +975,7 @@ retry:
 		goto out;
 	}
 	pos = atomic_long_read(&buf->consumed);
-	c = &buf->cc[lrb_subbuf_index(chan, pos)];
+	c = &buf->w.cc[lrb_subbuf_index(chan, pos)];
 	count = local_read(&c->count);
 	if (!lrb_commit_done(chan, count, pos)) {
 		if (atomic_long_read(&buf->consumed) != pos)
@@ -1304,7 +1112,7 @@ bool lrb_subbuf_ready(struct lrb_channel *chan, int cpu)
 		return false;
 	pos = atomic_long_read(&buf->consumed);
 	return lrb_commit_done(chan,
-			       local_read(&buf->cc[lrb_subbuf_index(chan, pos)].count),
+			       local_read(&buf->w.cc[lrb_subbuf_index(chan, pos)].count),
 			       pos);
 }
 EXPORT_SYMBOL_GPL(lrb_subbuf_ready);
@@ -1357,7 +1165,7 @@ int lrb_snapshot(struct lrb_channel *chan, int cpu, unsigned long *begin,
 	 * it begins. Pairs with LRB-W3 in lrb_push_reader().
 	 */
 	smp_rmb();
-	*end = local_read(&buf->offset) & ~chan->subbuf_mask;
+	*end = local_read(&buf->w.offset) & ~chan->subbuf_mask;
 	if ((long)(*end - consumed) < 0)
 		consumed = *end;
 	*begin = (long)(*end - consumed) > (long)size ? *end - size : consumed;
@@ -1394,7 +1202,7 @@ int lrb_snapshot_get(struct lrb_channel *chan, int cpu, unsigned long pos,
 	if (!buf || chan->config.mode != LRB_MODE_OVERWRITE ||
 	    (pos & chan->subbuf_mask))
 		return -EINVAL;
-	cc = local_read(&buf->cc[lrb_subbuf_index(chan, pos)].count);
+	cc = local_read(&buf->w.cc[lrb_subbuf_index(chan, pos)].count);
 	if (!lrb_commit_done(chan, cc, pos))
 		return lrb_snapshot_stale(buf, pos) ? -ESTALE : -EAGAIN;
 	/* LRB-R5: pairs with LRB-W1 in lrb_commit_bytes(). */
@@ -1453,7 +1261,7 @@ int lrb_mmap(struct lrb_channel *chan, int cpu, struct vm_area_struct *vma)
 
 	if (!buf)
 		return -EINVAL;
-	return remap_vmalloc_range(vma, buf->data, vma->vm_pgoff);
+	return remap_vmalloc_range(vma, buf->w.data, vma->vm_pgoff);
 }
 EXPORT_SYMBOL_GPL(lrb_mmap);
 
@@ -1495,6 +1303,163 @@ bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 	return true;
 }
 EXPORT_SYMBOL_GPL(lrb_record_next);
+
+/**
+ * lrb_channel_config() - the configuration a channel was created with
+ * @chan: the channel.
+ *
+ * Return: the configuration.
+ */
+const struct lrb_config *lrb_channel_config(const struct lrb_channel *chan)
+{
+	return &chan->config;
+}
+EXPORT_SYMBOL_GPL(lrb_channel_config);
+
+static int lrb_config_check(const struct lrb_config *c)
+{
+	u64 total;
+
+	if (!c || !is_power_of_2(c->subbuf_size) ||
+	    c->subbuf_size < LRB_SUBBUF_SIZE_MIN ||
+	    c->subbuf_size > LRB_SUBBUF_SIZE_MAX)
+		return -EINVAL;
+	if (!is_power_of_2(c->num_subbufs) ||
+	    c->num_subbufs < LRB_NUM_SUBBUFS_MIN ||
+	    c->num_subbufs > LRB_NUM_SUBBUFS_MAX)
+		return -EINVAL;
+	if ((u64)c->subbuf_size * c->num_subbufs > LRB_CPU_BUF_SIZE_MAX)
+		return -EINVAL;
+	if (c->mode != LRB_MODE_DISCARD && c->mode != LRB_MODE_OVERWRITE)
+		return -EINVAL;
+	/* All CPU buffers together may take at most half of the memory. */
+	total = (u64)c->subbuf_size * c->num_subbufs * num_possible_cpus();
+	if (total > ((u64)totalram_pages() << PAGE_SHIFT) / 2)
+		return -ENOMEM;
+	/*
+	 * Nor more than is available now, as the ftrace ring buffer checks:
+	 * a request too big must fail, not wake the OOM killer.
+	 */
+	if (total > ((u64)si_mem_available() << PAGE_SHIFT))
+		return -ENOMEM;
+	return 0;
+}
+
+static void lrb_cpu_buf_free(struct lrb_cpu_buf *buf)
+{
+	if (!buf)
+		return;
+	irq_work_sync(&buf->wakeup_work);
+	vfree(buf->w.data);
+	kfree(buf->w.cc);
+	kfree(buf);
+}
+
+static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
+					     int cpu)
+{
+	int node = cpu_to_node(cpu);
+	struct lrb_cpu_buf *buf;
+
+	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL, node);
+	if (!buf)
+		return NULL;
+	buf->chan = chan;
+	buf->cpu = cpu;
+	raw_spin_lock_init(&buf->reader_lock);
+	init_irq_work(&buf->wakeup_work, lrb_wakeup_work);
+	timer_setup(&buf->switch_timer, lrb_switch_timer_fn, TIMER_PINNED);
+	buf->w.subbuf_order = chan->subbuf_order;
+	buf->w.subbuf_mask = chan->subbuf_mask;
+	buf->w.buf_mask = chan->buf_mask;
+	buf->w.clock = chan->config.clock;
+	buf->w.cc = kcalloc_node(chan->config.num_subbufs, sizeof(*buf->w.cc),
+				 GFP_KERNEL, node);
+	/*
+	 * Zeroed, and mappable to user space by a later reader (as
+	 * vmalloc_user()); failing rather than invoking the OOM killer.
+	 */
+	buf->w.data = __vmalloc_node_range(chan->buf_mask + 1, SHMLBA,
+					   VMALLOC_START, VMALLOC_END,
+					   GFP_KERNEL | __GFP_ZERO |
+					   __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
+					   PAGE_KERNEL, VM_USERMAP, node,
+					   __builtin_return_address(0));
+	if (!buf->w.cc || !buf->w.data) {
+		lrb_cpu_buf_free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void lrb_channel_free(struct lrb_channel *chan)
+{
+	int cpu;
+
+	if (chan->bufs)
+		for_each_possible_cpu(cpu)
+			lrb_cpu_buf_free(chan->bufs[cpu]);
+	kfree(chan->bufs);
+	kfree(chan->head.wbufs);
+	kfree(chan);
+}
+
+/**
+ * lrb_channel_create() - allocate a channel with a buffer per possible CPU
+ * @config: its shape; copied.
+ *
+ * Buffers exist for every possible CPU, so a CPU that goes offline keeps
+ * its data readable and one that comes online can trace at once.
+ * Process context.
+ *
+ * Return: the channel, or ERR_PTR(-EINVAL) for a bad @config,
+ * ERR_PTR(-ENOMEM) when it does not fit in memory.
+ */
+struct lrb_channel *lrb_channel_create(const struct lrb_config *config)
+{
+	struct lrb_channel *chan;
+	int cpu, ret;
+
+	ret = lrb_config_check(config);
+	if (ret)
+		return ERR_PTR(ret);
+	chan = kzalloc(sizeof(*chan), GFP_KERNEL);
+	if (!chan)
+		return ERR_PTR(-ENOMEM);
+	chan->config = *config;
+	chan->subbuf_order = ilog2(config->subbuf_size);
+	chan->subbuf_mask = config->subbuf_size - 1;
+	chan->buf_order = chan->subbuf_order + ilog2(config->num_subbufs);
+	chan->buf_mask = (1UL << chan->buf_order) - 1;
+	chan->cc_mask = LRB_CC_BYTES_MASK >> ilog2(config->num_subbufs);
+	chan->bufs = kcalloc(nr_cpu_ids, sizeof(*chan->bufs), GFP_KERNEL);
+	chan->head.wbufs = kcalloc(nr_cpu_ids, sizeof(*chan->head.wbufs),
+				   GFP_KERNEL);
+	if (!chan->bufs || !chan->head.wbufs)
+		goto nomem;
+	for_each_possible_cpu(cpu) {
+		chan->bufs[cpu] = lrb_cpu_buf_alloc(chan, cpu);
+		if (!chan->bufs[cpu])
+			goto nomem;
+		chan->head.wbufs[cpu] = &chan->bufs[cpu]->w;
+	}
+	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_state, &chan->node);
+	if (ret)
+		goto err;
+	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_online,
+					       &chan->online_node);
+	if (ret) {
+		cpuhp_state_remove_instance_nocalls(lrb_cpuhp_state, &chan->node);
+		goto err;
+	}
+	return chan;
+nomem:
+	ret = -ENOMEM;
+err:
+	lrb_channel_free(chan);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(lrb_channel_create);
 
 /*
  * A view of the sub-buffer at @pos for lrb_record_next(), the write
@@ -1551,7 +1516,7 @@ int lrb_dump_begin(struct lrb_channel *chan, int cpu, unsigned int max,
 
 	if (!buf)
 		return -EINVAL;
-	off = local_read(&buf->offset);
+	off = local_read(&buf->w.offset);
 	if (!off || !max)
 		return -ENODATA;
 	d->buf = buf;
@@ -1604,185 +1569,6 @@ bool lrb_dump_next(struct lrb_dump *d, struct lrb_record *rec)
 	return true;
 }
 EXPORT_SYMBOL_GPL(lrb_dump_next);
-
-/**
- * lrb_stats_read() - read the counters of one CPU buffer
- * @chan: the channel.
- * @cpu: the CPU.
- * @stats: filled in; zeroed for a bad CPU.
- */
-void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats)
-{
-	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
-	unsigned long flags;
-	int i;
-
-	memset(stats, 0, sizeof(*stats));
-	if (!buf)
-		return;
-	stats->written = lrb_committed(buf);
-	for (i = 0; i < LRB_LOST_NR; i++) {
-		stats->lost[i] = local64_read(&buf->lost[i]);
-		/* Overwritten records were committed: counted once. */
-		if (i != LRB_LOST_OVERWRITTEN)
-			stats->written += stats->lost[i];
-	}
-	raw_spin_lock_irqsave(&buf->reader_lock, flags);
-	stats->delivered = buf->delivered;
-	stats->subbufs_delivered = buf->subbufs_delivered;
-	stats->subbufs_corrupt = buf->subbufs_corrupt;
-	raw_spin_unlock_irqrestore(&buf->reader_lock, flags);
-}
-EXPORT_SYMBOL_GPL(lrb_stats_read);
-
-/**
- * lrb_channel_config() - the configuration a channel was created with
- * @chan: the channel.
- *
- * Return: the configuration.
- */
-const struct lrb_config *lrb_channel_config(const struct lrb_channel *chan)
-{
-	return &chan->config;
-}
-EXPORT_SYMBOL_GPL(lrb_channel_config);
-
-static int lrb_config_check(const struct lrb_config *c)
-{
-	u64 total;
-
-	if (!c || !is_power_of_2(c->subbuf_size) ||
-	    c->subbuf_size < LRB_SUBBUF_SIZE_MIN ||
-	    c->subbuf_size > LRB_SUBBUF_SIZE_MAX)
-		return -EINVAL;
-	if (!is_power_of_2(c->num_subbufs) ||
-	    c->num_subbufs < LRB_NUM_SUBBUFS_MIN ||
-	    c->num_subbufs > LRB_NUM_SUBBUFS_MAX)
-		return -EINVAL;
-	if ((u64)c->subbuf_size * c->num_subbufs > LRB_CPU_BUF_SIZE_MAX)
-		return -EINVAL;
-	if (c->mode != LRB_MODE_DISCARD && c->mode != LRB_MODE_OVERWRITE)
-		return -EINVAL;
-	/* All CPU buffers together may take at most half of the memory. */
-	total = (u64)c->subbuf_size * c->num_subbufs * num_possible_cpus();
-	if (total > ((u64)totalram_pages() << PAGE_SHIFT) / 2)
-		return -ENOMEM;
-	/*
-	 * Nor more than is available now, as the ftrace ring buffer checks:
-	 * a request too big must fail, not wake the OOM killer.
-	 */
-	if (total > ((u64)si_mem_available() << PAGE_SHIFT))
-		return -ENOMEM;
-	return 0;
-}
-
-static void lrb_cpu_buf_free(struct lrb_cpu_buf *buf)
-{
-	if (!buf)
-		return;
-	irq_work_sync(&buf->wakeup_work);
-	vfree(buf->data);
-	kfree(buf->cc);
-	kfree(buf);
-}
-
-static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
-					     int cpu)
-{
-	int node = cpu_to_node(cpu);
-	struct lrb_cpu_buf *buf;
-
-	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL, node);
-	if (!buf)
-		return NULL;
-	buf->chan = chan;
-	buf->cpu = cpu;
-	raw_spin_lock_init(&buf->reader_lock);
-	init_irq_work(&buf->wakeup_work, lrb_wakeup_work);
-	timer_setup(&buf->switch_timer, lrb_switch_timer_fn, TIMER_PINNED);
-	buf->cc = kcalloc_node(chan->config.num_subbufs, sizeof(*buf->cc),
-			       GFP_KERNEL, node);
-	/*
-	 * Zeroed, and mappable to user space by a later reader (as
-	 * vmalloc_user()); failing rather than invoking the OOM killer.
-	 */
-	buf->data = __vmalloc_node_range(chan->buf_mask + 1, SHMLBA,
-					 VMALLOC_START, VMALLOC_END,
-					 GFP_KERNEL | __GFP_ZERO |
-					 __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
-					 PAGE_KERNEL, VM_USERMAP, node,
-					 __builtin_return_address(0));
-	if (!buf->cc || !buf->data) {
-		lrb_cpu_buf_free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-static void lrb_channel_free(struct lrb_channel *chan)
-{
-	int cpu;
-
-	if (chan->bufs)
-		for_each_possible_cpu(cpu)
-			lrb_cpu_buf_free(chan->bufs[cpu]);
-	kfree(chan->bufs);
-	kfree(chan);
-}
-
-/**
- * lrb_channel_create() - allocate a channel with a buffer per possible CPU
- * @config: its shape; copied.
- *
- * Buffers exist for every possible CPU, so a CPU that goes offline keeps
- * its data readable and one that comes online can trace at once.
- * Process context.
- *
- * Return: the channel, or ERR_PTR(-EINVAL) for a bad @config,
- * ERR_PTR(-ENOMEM) when it does not fit in memory.
- */
-struct lrb_channel *lrb_channel_create(const struct lrb_config *config)
-{
-	struct lrb_channel *chan;
-	int cpu, ret;
-
-	ret = lrb_config_check(config);
-	if (ret)
-		return ERR_PTR(ret);
-	chan = kzalloc(sizeof(*chan), GFP_KERNEL);
-	if (!chan)
-		return ERR_PTR(-ENOMEM);
-	chan->config = *config;
-	chan->subbuf_order = ilog2(config->subbuf_size);
-	chan->subbuf_mask = config->subbuf_size - 1;
-	chan->buf_order = chan->subbuf_order + ilog2(config->num_subbufs);
-	chan->buf_mask = (1UL << chan->buf_order) - 1;
-	chan->cc_mask = LRB_CC_BYTES_MASK >> ilog2(config->num_subbufs);
-	chan->bufs = kcalloc(nr_cpu_ids, sizeof(*chan->bufs), GFP_KERNEL);
-	if (!chan->bufs)
-		goto nomem;
-	for_each_possible_cpu(cpu) {
-		chan->bufs[cpu] = lrb_cpu_buf_alloc(chan, cpu);
-		if (!chan->bufs[cpu])
-			goto nomem;
-	}
-	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_state, &chan->node);
-	if (ret)
-		goto err;
-	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_online,
-					       &chan->online_node);
-	if (ret) {
-		cpuhp_state_remove_instance_nocalls(lrb_cpuhp_state, &chan->node);
-		goto err;
-	}
-	return chan;
-nomem:
-	ret = -ENOMEM;
-err:
-	lrb_channel_free(chan);
-	return ERR_PTR(ret);
-}
-EXPORT_SYMBOL_GPL(lrb_channel_create);
 
 /**
  * lrb_channel_destroy() - free a channel
