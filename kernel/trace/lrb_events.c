@@ -377,7 +377,7 @@ static int lrb_events_unretire(const struct lrb_event *ev)
 
 /**
  * lrb_event_register() - add an event to the registry
- * @ev: the event, with name, start, stop, and fields or describe set.
+ * @ev: the event, every member but @id and the private ones set.
  *
  * Return: 0 with an id assigned; -EEXIST for a name already registered;
  * -ENOSPC when no id is left; -ENOMEM; -EINVAL or -E2BIG for a

@@ -26,9 +26,10 @@
  * Lifetime. Every open file of a channel holds a reference (users) taken
  * under lrb_fs_mutex after checking the channel is still listed, as ftrace
  * does for its instances; "remove" fails with -EBUSY while any is open.
- * Writers (annotate) run with preemption disabled and check enabled; the
- * disable path waits for them with synchronize_rcu() before flushing, and
- * the buffers are only reallocated while disabled.
+ * Writers into a channel run with preemption disabled and check enabled
+ * with an acquire before they write; the disable path waits for them with
+ * synchronize_rcu() before flushing, and the buffers are only reallocated
+ * while disabled.
  */
 
 #include <linux/ctype.h>
@@ -483,8 +484,8 @@ static int lrb_fs_set_enabled(struct lrb_fs_chan *fc, bool on)
 			return ret;
 		WRITE_ONCE(fc->flushed, false);
 		/*
-		 * Publishes fc->chan to the annotate writers; pairs with the
-		 * acquire in lrb_fs_annotate_write().
+		 * Publishes fc->chan to the channel's writers; pairs with the
+		 * acquire with which each checks enabled before it writes.
 		 */
 		smp_store_release(&fc->enabled, true);
 		/* Checked when it was written. */
