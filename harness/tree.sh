@@ -24,5 +24,10 @@ export QUILT_PATCHES=patches QUILT_SERIES=series
 if [ -d .pc ] && quilt applied >/dev/null 2>&1; then
 	quilt pop -aq >/dev/null
 fi
-quilt push -aq >/dev/null
+# Without fuzz, as git am and make check's patch -p1 -F0 apply them: a
+# patch whose context an earlier patch changed must be refreshed.
+quilt push -aq --fuzz=0 >/dev/null || {
+	echo "tree: $(quilt next) does not apply without fuzz: push it with fuzz and refresh it" >&2
+	exit 1
+}
 echo "tree: $(make -s kernelversion) + $(quilt applied | wc -l) patches"

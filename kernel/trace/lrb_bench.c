@@ -813,17 +813,25 @@ struct worst {
 	u64 other_max;		/* the longest of the other writes */
 };
 
+/* What time_each_write() does before each write, outside the timing. */
+#define TW_WARM		BIT(0)	/* read the two headers the next switch writes */
+#define TW_DRAIN	BIT(1)	/* smp_mb(): wait for the stores of earlier writes */
+
 /*
  * Time each of @n writes, interrupts off so that an interrupt is not timed
  * with it. A write whose slot does not follow the previous one opened a
  * sub-buffer (switching out of the previous one, and here taking one back
- * from the reader). With @warm, the two packet headers the next switch
- * writes (the open sub-buffer's and the next one's) are read before each
- * write, outside the timing: what is left of the switch is its code, not
- * the cache and TLB misses on headers last touched a lap ago.
+ * from the reader). With TW_WARM in @how, the two packet headers the next
+ * switch writes (the open sub-buffer's and the next one's) are read before
+ * each write, outside the timing: what is left of the switch is not the
+ * cache and TLB misses on headers last touched a lap ago. With TW_DRAIN as
+ * well, a full barrier before each write waits for the stores of the
+ * writes before it: the switch's own full barriers (LRB-W3, LRB-W4) would
+ * otherwise wait for them, which in a buffer larger than the caches takes
+ * as long as the memory takes to accept them (see time_drain()).
  */
 static void time_each_write(struct lrb_channel *chan, unsigned long n,
-			    bool warm, struct worst *w)
+			    unsigned int how, struct worst *w)
 {
 	const struct lrb_config *cfg = lrb_channel_config(chan);
 	const void *prev = NULL, *cur = NULL, *next = NULL, *lo = NULL;
@@ -834,12 +842,15 @@ static void time_each_write(struct lrb_channel *chan, unsigned long n,
 	memset(w, 0, sizeof(*w));
 	local_irq_save(flags);
 	for (i = 0; i < n; i++) {
-		if (warm && next) {
+		if ((how & TW_WARM) && next) {
 			READ_ONCE(*(const u8 *)cur);
 			READ_ONCE(*(const u8 *)(cur + 64));
 			READ_ONCE(*(const u8 *)next);
 			READ_ONCE(*(const u8 *)(next + 64));
 		}
+		/* Measured, not paired: the stores before wait for memory here. */
+		if (how & TW_DRAIN)
+			smp_mb();
 		c0 = bench_cycles();
 		if (!lrb_reserve(chan, &slot, 1, 8)) {
 			lrb_write(&slot, 0, payload, 8);
@@ -870,6 +881,45 @@ static void time_each_write(struct lrb_channel *chan, unsigned long n,
 }
 
 /*
+ * The reference for the switches of @cfg's channel: @n 16-byte stores, as
+ * many as the records of time_each_write(), into @mem, of the channel's
+ * size, lap after lap, and a full barrier timed where a sub-buffer would
+ * end, into @w as if each barrier were a switch. Its cost is the memory's:
+ * waiting for the stores before it.
+ */
+static void time_drain(const struct lrb_config *cfg, u64 *mem,
+		       unsigned long n, struct worst *w)
+{
+	size_t size = cfg->subbuf_size * cfg->num_subbufs;
+	unsigned long i, flags, per_subbuf = cfg->subbuf_size / 16;
+	u64 c0, c;
+
+	memset(w, 0, sizeof(*w));
+	local_irq_save(flags);
+	for (i = 0; i < n; i++) {
+		u64 *p = mem + 2 * (i % (size / 16));
+
+		WRITE_ONCE(p[0], i);
+		WRITE_ONCE(p[1], i);
+		if ((i + 1) % per_subbuf)
+			continue;
+		c0 = bench_cycles();
+		/* Measured, not paired: what a switch's barriers wait for. */
+		smp_mb();
+		c = bench_cycles() - c0;
+		w->switch_sum += c;
+		w->switches++;
+		w->switch_max = max(w->switch_max, c);
+	}
+	local_irq_restore(flags);
+}
+
+static u64 worst_mean(const struct worst *w)
+{
+	return cycles_to_ps(div64_u64(w->switch_sum, max(w->switches, 1UL)));
+}
+
+/*
  * The longest lrb_get_subbuf() + lrb_put_subbuf() draining @cpu, in ps:
  * the reader's time with interrupts off, at most.
  */
@@ -895,10 +945,13 @@ static u64 time_worst_get(struct lrb_channel *chan, int cpu)
 static void bench_switches(void)
 {
 	static u64 v[MAX_REPS], sm[MAX_REPS], sx[MAX_REPS], ox[MAX_REPS];
-	static u64 wm[MAX_REPS], g[MAX_REPS];
+	static u64 wm[MAX_REPS], dm[MAX_REPS], dx[MAX_REPS], bm[MAX_REPS];
+	static u64 bx[MAX_REPS], sb[MAX_REPS], g[MAX_REPS];
 	unsigned long n = sw_events();
+	u64 dx_med[SW_SIZES];
 	struct worst w;
 	int s, r, cpu;
+	u64 *mem;
 
 	bench_calibrate();
 	pr_info("table 6: overwrite mode without a reader (each sub-buffer switch takes one back from the reader), %d sub-buffers, 8-byte payload, %lu events per rep; single writes timed by the cycle counter (%llu per ms), interrupts off; min median max over %d reps\n",
@@ -911,21 +964,30 @@ static void bench_switches(void)
 		};
 		struct lrb_channel *chan = lrb_channel_create(&cfg);
 
-		if (IS_ERR(chan)) {
+		mem = vmalloc(cfg.subbuf_size * cfg.num_subbufs);
+		if (IS_ERR(chan) || !mem) {
 			pr_err("table 6: setup failed\n");
+			if (!IS_ERR(chan))
+				lrb_channel_destroy(chan);
+			vfree(mem);
 			return;
 		}
 		for (r = 0; r < reps; r++) {
 			cpu = get_cpu();
 			v[r] = time_stream(chan, n);
-			time_each_write(chan, n, false, &w);
-			sm[r] = cycles_to_ps(div64_u64(w.switch_sum,
-						       max(w.switches, 1UL)));
+			time_each_write(chan, n, 0, &w);
+			sm[r] = worst_mean(&w);
 			sx[r] = cycles_to_ps(w.switch_max);
 			ox[r] = cycles_to_ps(w.other_max);
-			time_each_write(chan, n, true, &w);
-			wm[r] = cycles_to_ps(div64_u64(w.switch_sum,
-						       max(w.switches, 1UL)));
+			time_each_write(chan, n, TW_WARM, &w);
+			wm[r] = worst_mean(&w);
+			time_each_write(chan, n, TW_WARM | TW_DRAIN, &w);
+			dm[r] = worst_mean(&w);
+			dx[r] = cycles_to_ps(w.switch_max);
+			time_drain(&cfg, mem, n, &w);
+			bm[r] = worst_mean(&w);
+			bx[r] = cycles_to_ps(w.switch_max);
+			sb[r] = div64_u64(sm[r] * 1000, max(bm[r], 1ULL));
 			put_cpu();
 			g[r] = time_worst_get(chan, cpu);
 		}
@@ -935,10 +997,22 @@ static void bench_switches(void)
 		pr_mmm("write opening a sub-buffer, mean", summarize(sm, reps), "ns");
 		pr_mmm("write opening a sub-buffer, worst", summarize(sx, reps), "ns");
 		pr_mmm("the same, headers in cache, mean", summarize(wm, reps), "ns");
+		pr_mmm("the same, stores drained, mean", summarize(dm, reps), "ns");
+		pr_mmm("the same, stores drained, worst", summarize(dx, reps), "ns");
+		pr_mmm("ref: smp_mb() after stores, mean", summarize(bm, reps), "ns");
+		pr_mmm("ref: smp_mb() after stores, worst", summarize(bx, reps), "ns");
+		pr_mmm("ratio opening write / ref, mean", summarize(sb, reps), "x");
 		pr_mmm("any other write, worst", summarize(ox, reps), "ns");
 		pr_mmm("get+put, worst (draining)", summarize(g, reps), "ns");
+		dx_med[s] = summarize(dx, reps).med;
 		lrb_channel_destroy(chan);
+		vfree(mem);
 	}
+	pr_info(" worst write opening a sub-buffer, stores drained, medians, %lu KiB / %lu KiB sub-buffers: %llu.%03llux\n",
+		(4096UL << (2 * (SW_SIZES - 1))) >> 10, 4096UL >> 10,
+		div64_u64(dx_med[SW_SIZES - 1], max(dx_med[0], 1ULL)),
+		div64_u64(dx_med[SW_SIZES - 1] % max(dx_med[0], 1ULL) * 1000,
+			  max(dx_med[0], 1ULL)));
 }
 
 /* ---- 7. cache-cold writes ---- */
