@@ -41,6 +41,7 @@
 #include <linux/types.h>
 #include <linux/string.h>
 #include <linux/bits.h>
+#include <linux/limits.h>
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
@@ -456,13 +457,14 @@ static __always_inline void lrb_write_header(void *p, unsigned int id,
 		struct lrb_record_header *rh = p;
 
 		rh->id = id;
-		rh->len = len;
+		/* len <= LRB_RECORD_LEN_MAX: the masks only say so to sparse */
+		rh->len = len & U16_MAX;
 		rh->ts_low = (u32)ts;
 	} else {
 		struct lrb_record_header_ext *rx = p;
 
 		rx->id_ext = LRB_ID_EXTENDED;
-		rx->len = len;
+		rx->len = len & U16_MAX;
 		rx->id = id;
 		rx->ts = ts;
 	}

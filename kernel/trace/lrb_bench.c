@@ -816,6 +816,21 @@ struct worst {
 /* What time_each_write() does before each write, outside the timing. */
 #define TW_WARM		BIT(0)	/* read the two headers the next switch writes */
 #define TW_DRAIN	BIT(1)	/* smp_mb(): wait for the stores of earlier writes */
+#define TW_EVICT	BIT(2)	/* before a switch, store into evict_mem */
+#define TW_CODE		BIT(3)	/* before a switch, switch code_chan */
+
+/* TW_CODE's channel: small, so that filling it costs little. */
+static struct lrb_channel *code_chan;
+
+/* TW_EVICT's memory: as much as a sub-buffer of the largest size. */
+static u64 *evict_mem;
+#define EVICT_SIZE	LRB_SUBBUF_SIZE_MAX
+
+static void drain_stores(void)
+{
+	/* Not paired: the stores before it reach the caches here. */
+	smp_mb();
+}
 
 /*
  * Time each of @n writes, interrupts off so that an interrupt is not timed
@@ -828,29 +843,42 @@ struct worst {
  * well, a full barrier before each write waits for the stores of the
  * writes before it: the switch's own full barriers (LRB-W3, LRB-W4) would
  * otherwise wait for them, which in a buffer larger than the caches takes
- * as long as the memory takes to accept them (see time_drain()).
+ * as long as the memory takes to accept them (see time_drain()). With
+ * TW_EVICT, before each write that opens a sub-buffer, EVICT_SIZE bytes
+ * are stored elsewhere: small sub-buffers then open as they would after
+ * writing the largest, with the switch's code and data evicted. With
+ * TW_CODE, before each write that opens a sub-buffer, code_chan is written
+ * until it switches: the switch's code is then in cache, its data not.
  */
 static void time_each_write(struct lrb_channel *chan, unsigned long n,
 			    unsigned int how, struct worst *w)
 {
 	const struct lrb_config *cfg = lrb_channel_config(chan);
 	const void *prev = NULL, *cur = NULL, *next = NULL, *lo = NULL;
-	unsigned long i, flags, seen = 0;
+	unsigned long i, j, flags, seen = 0;
 	struct lrb_slot slot;
 	u64 c0, c;
 
 	memset(w, 0, sizeof(*w));
 	local_irq_save(flags);
 	for (i = 0; i < n; i++) {
+		/* The next record, 16 bytes from prev + 8, opens a sub-buffer. */
+		if ((how & TW_EVICT) && cur &&
+		    prev + 8 + 16 > cur + cfg->subbuf_size)
+			for (j = 0; j < EVICT_SIZE / sizeof(u64); j += 2)
+				WRITE_ONCE(evict_mem[j], i);
+		if ((how & TW_CODE) && cur &&
+		    prev + 8 + 16 > cur + cfg->subbuf_size)
+			for (j = 0; j <= lrb_channel_config(code_chan)->subbuf_size / 16; j++)
+				lrb_write_record(code_chan, 1, payload, 8);
 		if ((how & TW_WARM) && next) {
 			READ_ONCE(*(const u8 *)cur);
 			READ_ONCE(*(const u8 *)(cur + 64));
 			READ_ONCE(*(const u8 *)next);
 			READ_ONCE(*(const u8 *)(next + 64));
 		}
-		/* Measured, not paired: the stores before wait for memory here. */
 		if (how & TW_DRAIN)
-			smp_mb();
+			drain_stores();
 		c0 = bench_cycles();
 		if (!lrb_reserve(chan, &slot, 1, 8)) {
 			lrb_write(&slot, 0, payload, 8);
@@ -942,17 +970,73 @@ static u64 time_worst_get(struct lrb_channel *chan, int cpu)
 	return cycles_to_ps(worst);
 }
 
+/*
+ * 4 KiB sub-buffers that open as if 4 MiB had been written since the last
+ * switch: the cost that grows with the sub-buffer size, on its own.
+ */
+static void bench_switches_evicted(void)
+{
+	static u64 em[MAX_REPS], ex[MAX_REPS], dm[MAX_REPS], dx[MAX_REPS];
+	struct lrb_config cfg = {
+		.subbuf_size = 4096,
+		.num_subbufs = SW_NSUB,
+		.mode = LRB_MODE_OVERWRITE,
+	};
+	/* 64 timed switches after the first lap at the default batches. */
+	unsigned long n = (max(64UL * batches / 200, 4UL) + SW_NSUB) *
+			  (cfg.subbuf_size / 16);
+	struct lrb_channel *chan = lrb_channel_create(&cfg);
+	struct worst w;
+	int r;
+
+	evict_mem = vmalloc(EVICT_SIZE);
+	if (IS_ERR(chan) || !evict_mem) {
+		pr_err("table 6: setup failed\n");
+		goto out;
+	}
+	for (r = 0; r < reps; r++) {
+		get_cpu();
+		time_each_write(chan, n, TW_EVICT, &w);
+		em[r] = worst_mean(&w);
+		ex[r] = cycles_to_ps(w.switch_max);
+		time_each_write(chan, n, TW_EVICT | TW_WARM | TW_DRAIN, &w);
+		dm[r] = worst_mean(&w);
+		dx[r] = cycles_to_ps(w.switch_max);
+		put_cpu();
+	}
+	pr_info(" sub-buffers of 4 KiB, %lu KiB stored elsewhere before each switch:\n",
+		EVICT_SIZE >> 10);
+	pr_mmm("write opening a sub-buffer, mean", summarize(em, reps), "ns");
+	pr_mmm("write opening a sub-buffer, worst", summarize(ex, reps), "ns");
+	pr_mmm("the same, stores drained, mean", summarize(dm, reps), "ns");
+	pr_mmm("the same, stores drained, worst", summarize(dx, reps), "ns");
+out:
+	if (!IS_ERR(chan))
+		lrb_channel_destroy(chan);
+	vfree(evict_mem);
+	evict_mem = NULL;
+}
+
 static void bench_switches(void)
 {
 	static u64 v[MAX_REPS], sm[MAX_REPS], sx[MAX_REPS], ox[MAX_REPS];
 	static u64 wm[MAX_REPS], dm[MAX_REPS], dx[MAX_REPS], bm[MAX_REPS];
-	static u64 bx[MAX_REPS], sb[MAX_REPS], g[MAX_REPS];
+	static u64 cm[MAX_REPS], cx[MAX_REPS], g[MAX_REPS];
+	struct lrb_config small = {
+		.subbuf_size = 4096,
+		.num_subbufs = SW_NSUB,
+		.mode = LRB_MODE_OVERWRITE,
+	};
 	unsigned long n = sw_events();
-	u64 dx_med[SW_SIZES];
 	struct worst w;
 	int s, r, cpu;
 	u64 *mem;
 
+	code_chan = lrb_channel_create(&small);
+	if (IS_ERR(code_chan)) {
+		pr_err("table 6: setup failed\n");
+		return;
+	}
 	bench_calibrate();
 	pr_info("table 6: overwrite mode without a reader (each sub-buffer switch takes one back from the reader), %d sub-buffers, 8-byte payload, %lu events per rep; single writes timed by the cycle counter (%llu per ms), interrupts off; min median max over %d reps\n",
 		SW_NSUB, n, cycles_per_ms, reps);
@@ -970,7 +1054,7 @@ static void bench_switches(void)
 			if (!IS_ERR(chan))
 				lrb_channel_destroy(chan);
 			vfree(mem);
-			return;
+			break;
 		}
 		for (r = 0; r < reps; r++) {
 			cpu = get_cpu();
@@ -984,10 +1068,11 @@ static void bench_switches(void)
 			time_each_write(chan, n, TW_WARM | TW_DRAIN, &w);
 			dm[r] = worst_mean(&w);
 			dx[r] = cycles_to_ps(w.switch_max);
+			time_each_write(chan, n, TW_WARM | TW_DRAIN | TW_CODE, &w);
+			cm[r] = worst_mean(&w);
+			cx[r] = cycles_to_ps(w.switch_max);
 			time_drain(&cfg, mem, n, &w);
 			bm[r] = worst_mean(&w);
-			bx[r] = cycles_to_ps(w.switch_max);
-			sb[r] = div64_u64(sm[r] * 1000, max(bm[r], 1ULL));
 			put_cpu();
 			g[r] = time_worst_get(chan, cpu);
 		}
@@ -999,20 +1084,18 @@ static void bench_switches(void)
 		pr_mmm("the same, headers in cache, mean", summarize(wm, reps), "ns");
 		pr_mmm("the same, stores drained, mean", summarize(dm, reps), "ns");
 		pr_mmm("the same, stores drained, worst", summarize(dx, reps), "ns");
-		pr_mmm("ref: smp_mb() after stores, mean", summarize(bm, reps), "ns");
-		pr_mmm("ref: smp_mb() after stores, worst", summarize(bx, reps), "ns");
-		pr_mmm("ratio opening write / ref, mean", summarize(sb, reps), "x");
+		pr_mmm("the same, switch code hot, mean", summarize(cm, reps), "ns");
+		pr_mmm("the same, switch code hot, worst", summarize(cx, reps), "ns");
+		pr_mmm("smp_mb() after the stores, mean", summarize(bm, reps), "ns");
 		pr_mmm("any other write, worst", summarize(ox, reps), "ns");
 		pr_mmm("get+put, worst (draining)", summarize(g, reps), "ns");
-		dx_med[s] = summarize(dx, reps).med;
 		lrb_channel_destroy(chan);
 		vfree(mem);
 	}
-	pr_info(" worst write opening a sub-buffer, stores drained, medians, %lu KiB / %lu KiB sub-buffers: %llu.%03llux\n",
-		(4096UL << (2 * (SW_SIZES - 1))) >> 10, 4096UL >> 10,
-		div64_u64(dx_med[SW_SIZES - 1], max(dx_med[0], 1ULL)),
-		div64_u64(dx_med[SW_SIZES - 1] % max(dx_med[0], 1ULL) * 1000,
-			  max(dx_med[0], 1ULL)));
+	lrb_channel_destroy(code_chan);
+	code_chan = NULL;
+	if (s == SW_SIZES)
+		bench_switches_evicted();
 }
 
 /* ---- 7. cache-cold writes ---- */
