@@ -857,18 +857,18 @@ static void time_each_write(struct lrb_channel *chan, unsigned long n,
 	const void *prev = NULL, *cur = NULL, *next = NULL, *lo = NULL;
 	unsigned long i, j, flags, seen = 0;
 	struct lrb_slot slot;
+	bool opens;
 	u64 c0, c;
 
 	memset(w, 0, sizeof(*w));
 	local_irq_save(flags);
 	for (i = 0; i < n; i++) {
 		/* The next record, 16 bytes from prev + 8, opens a sub-buffer. */
-		if ((how & TW_EVICT) && cur &&
-		    prev + 8 + 16 > cur + cfg->subbuf_size)
+		opens = cur && prev + 8 + 16 > cur + cfg->subbuf_size;
+		if ((how & TW_EVICT) && opens)
 			for (j = 0; j < EVICT_SIZE / sizeof(u64); j += 2)
 				WRITE_ONCE(evict_mem[j], i);
-		if ((how & TW_CODE) && cur &&
-		    prev + 8 + 16 > cur + cfg->subbuf_size)
+		if ((how & TW_CODE) && opens)
 			for (j = 0; j <= lrb_channel_config(code_chan)->subbuf_size / 16; j++)
 				lrb_write_record(code_chan, 1, payload, 8);
 		if ((how & TW_WARM) && next) {
