@@ -16,8 +16,10 @@
 #   make sanitize the x86_64 guest's user-space checks (selftests, lrb-record,
 #                 babeltrace2) on the lockdep+KASAN+UBSAN kernel and on the
 #                 KCSAN kernel; fails on any kernel splat
-#   make bench    lrb_bench in UML (timings) for both sync variants, and
-#                 once in the x86_64 guest (functional only)
+#   make bench    lrb_bench in UML (timings) for both sync variants, once
+#                 in the x86_64 guest (functional only), then make lttng
+#   make lttng    LTTng 2.13 and LRB tracing the same workload at once in
+#                 the x86_64 guest: events, losses, bytes per event
 #   make export   copy the files the series creates into the overlay dirs
 #   make tree     extract the base tree (once) and apply the series with quilt
 #   make clean    remove build/ (the extracted tree, kernels, logs)
@@ -25,7 +27,7 @@
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all deps tree build test check export demo clean torture torture-debug sanitize bench
+.PHONY: all deps tree build test check export demo clean torture torture-debug sanitize bench lttng
 
 all: test
 
@@ -67,6 +69,9 @@ sanitize: tree
 
 bench: tree
 	@$(H)/bench.sh
+
+lttng: tree
+	@$(H)/lttng.sh
 
 demo: deps
 	@$(H)/demo.sh

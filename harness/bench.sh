@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench.sh: run lrb_bench in UML (native execution, built in) for both sync
 # variants, and once in the x86_64 guest (QEMU TCG: functional only, not
-# timings), as a module loaded and unloaded.
+# timings), as a module loaded and unloaded; then LTTng beside LRB in the
+# x86_64 guest (lttng.sh; LRB_BENCH_LTTNG=0 leaves it out).
 # Prints the tables with the CPU model and the date.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,5 +39,10 @@ if [ "${LRB_BENCH_X86:-1}" = 1 ]; then
 	else
 		echo "bench did not finish, or did not unload"; rc=1
 	fi
+fi
+if [ "${LRB_BENCH_LTTNG:-1}" = 1 ]; then
+	echo
+	echo "=== LTTng 2.13 and LRB tracing one workload at once, x86_64 guest under QEMU TCG (functional, NOT timings)"
+	"$here/lttng.sh" || rc=1
 fi
 exit $rc

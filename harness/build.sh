@@ -1,11 +1,12 @@
 #!/bin/bash
 # build.sh ARCH VARIANT: configure and build one kernel out of tree.
 #   ARCH    x86_64 | um
-#   VARIANT local | irqoff | off | debug | kcsan | planted-NAME | lint
+#   VARIANT local | irqoff | off | debug | kcsan | planted-NAME | lint | lttng
 #           (LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF, CONFIG_LRB=n, LRB_SYNC_LOCAL
 #           with lockdep+KASAN+UBSAN, LRB_SYNC_LOCAL with KCSAN,
-#           LRB_SYNC_LOCAL with the bug of harness/planted/NAME.patch, and
-#           LRB_SYNC_LOCAL for make check's W=1 and sparse builds)
+#           LRB_SYNC_LOCAL with the bug of harness/planted/NAME.patch,
+#           LRB_SYNC_LOCAL for make check's W=1 and sparse builds, and
+#           LRB_SYNC_LOCAL with what LTTng needs, config/lttng.config)
 # Output: build/out/ARCH-VARIANT (O= dir; ARCH-planted for every planted
 # bug, so that only what a bug changes is rebuilt; the first build of a
 # variant starts from a copy of another's, see seed_out).  make -j$(nproc),
@@ -57,6 +58,7 @@ planted-*)
 	fi
 	;;
 debug | kcsan) vfrag=$here/config/$variant.config ;;
+lttng) vfrag=$here/config/sync-local.config xfrag=$here/config/lttng.config ;;
 *) echo "build.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
@@ -95,7 +97,7 @@ um) mk+=(ARCH=um SUBARCH=x86_64); image=linux ;;
 *) echo "build.sh: unknown arch '$arch'" >&2; exit 2 ;;
 esac
 
-frags=("$here/config/$arch.config" "$vfrag")
+frags=("$here/config/$arch.config" "$vfrag" ${xfrag:+"$xfrag"})
 # Configure from scratch every time: symbols a patch adds get the values
 # the fragments ask for even when an earlier build of this dir ran on a
 # shorter series (make check walks it).  Kbuild rebuilds only what a

@@ -5,7 +5,8 @@ pkgs=(linux-source-6.1 quilt sparse coccinelle qemu-system-x86 flex bison bc
       libelf-dev libssl-dev libc6-dev busybox-static cpio ccache dwarves babeltrace2
       spin ocaml-nox python3 python3-bt2 gcc make rsync file xz-utils diffstat python3-sphinx
       gcc-aarch64-linux-gnu qemu-system-arm
-      python3-sphinx-rtd-theme asciidoctor git)
+      python3-sphinx-rtd-theme asciidoctor git
+      lttng-tools kmod)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -5,7 +5,8 @@
 #	a busybox-static initramfs.  /init is INIT, or guest/kunit-init.sh
 #	(the KUnit boots: report that the boot got past the suites, end);
 #	with INIT, guest/setup.sh is /etc/lrb-setup.sh for it to source, and
-#	each BIN goes to /bin (modules, *.ko, to /lib).
+#	each BIN goes to /bin (modules, *.ko, to /lib; a directory, DIR/,
+#	is copied over the root: its DIR/usr/bin/x becomes /usr/bin/x).
 #   mkinitramfs.sh --dir DIR
 #	the same root with guest/kunit-init.sh, as a directory (UML boots on
 #	it through hostfs); remade only when kunit-init.sh is newer.
@@ -33,7 +34,11 @@ busybox_root() {
 	chmod +x "$root/init"
 	cp "$guest/setup.sh" "$root/etc/lrb-setup.sh"
 	for b in "$@"; do
-		case $b in *.ko) cp "$b" "$root/lib/" ;; *) cp "$b" "$root/bin/" ;; esac
+		case $b in
+		*.ko) cp "$b" "$root/lib/" ;;
+		*/) cp -a "$b." "$root/" ;;
+		*) cp "$b" "$root/bin/" ;;
+		esac
 	done
 }
 

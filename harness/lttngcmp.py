@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""lttngcmp.py RUN-DIR [--lossless]: compare the LTTng and LRB traces of one
+run of guest/lttng-init.sh (RUN-DIR/lttng, RUN-DIR/lrb), read with
+babeltrace2's Python bindings: events per type, events the tracers say they
+discarded, bytes per event (stream files, and the packets' contents), and
+the exec events of the workload, which both must have seen alike (LTTng
+also saw lrb-record start and lttng stop: those are left out).
+
+Prints a table, then result lines (harness/result.sh).  With --lossless,
+neither trace may have discarded an event.
+"""
+import collections
+import os
+import struct
+import sys
+
+import bt2
+
+# LTTng's name of each event the guest records, and the kernel's.
+EVENTS = {
+    'sched_switch': 'sched:sched_switch',
+    'sched_wakeup': 'sched:sched_wakeup',
+    'sched_process_fork': 'sched:sched_process_fork',
+    'sched_process_exec': 'sched:sched_process_exec',
+    'sched_process_exit': 'sched:sched_process_exit',
+    'irq_handler_entry': 'irq:irq_handler_entry',
+    'irq_softirq_entry': 'irq:softirq_entry',
+    'timer_hrtimer_start': 'timer:hrtimer_start',
+    'timer_hrtimer_expire_entry': 'timer:hrtimer_expire_entry',
+}
+# Programs that one tracer ran while the other recorded.
+TRACERS = {'lrb-record', 'lttng'}
+# Where the packet context's content_size and packet_size (u64, bits) are
+# in a packet: after LTTng's 32-byte header and timestamp_begin and _end;
+# in struct lrb_packet_header (include/uapi/linux/lrb.h).
+SIZES_AT = {'lttng': 48, 'lrb': 32}
+CTF_MAGIC = 0xC1FC1FC1
+
+
+def stream_files(path):
+    """The stream files of a trace: not metadata, not indexes."""
+    for dirpath, dirnames, files in os.walk(path):
+        dirnames[:] = [d for d in dirnames if d != 'index']
+        for f in files:
+            if f != 'metadata' and not f.startswith('.'):
+                yield os.path.join(dirpath, f)
+
+
+def content_bytes(path, at):
+    """Bytes of packet content in the stream files of a trace, walking
+    packet by packet; None if a packet does not start with the CTF magic
+    or sizes do not add up to the file."""
+    total = 0
+    for f in stream_files(path):
+        data = open(f, 'rb').read()
+        pos = 0
+        while pos < len(data):
+            magic, = struct.unpack_from('<I', data, pos)
+            content, packet = struct.unpack_from('<QQ', data, pos + at)
+            if magic != CTF_MAGIC or not packet or packet % 8 or content > packet:
+                return None
+            total += content // 8
+            pos += packet // 8
+        if pos != len(data):
+            return None
+    return total
+
+
+def read(path, name_of):
+    """Event counts by kernel name, discarded count, and exec events by
+    (program, pid) of the trace at @path."""
+    counts = collections.Counter()
+    execs = collections.Counter()
+    discarded = 0
+    for msg in bt2.TraceCollectionMessageIterator(path):
+        if type(msg) is bt2._EventMessageConst:
+            name = name_of(msg.event.name)
+            counts[name] += 1
+            if name == 'sched:sched_process_exec':
+                ev = msg.event.payload_field
+                prog = str(ev['filename'])
+                if os.path.basename(prog) not in TRACERS:
+                    pid = ev['pid'] if 'pid' in ev else ev['tid']
+                    execs[(prog, int(pid))] += 1
+        elif type(msg) is bt2._DiscardedEventsMessageConst:
+            discarded += msg.count or 0
+    return counts, discarded, execs
+
+
+def lrb_stats(path):
+    """The total block of the kernel's counters that lrb-record saved."""
+    stats, block = {}, False
+    for line in open(os.path.join(path, '.lrb-stats')):
+        if line.strip() == 'cpu: total':
+            block = True
+        elif block and ':' in line:
+            key, val = line.split(':', 1)
+            stats[key.strip()] = int(val)
+    return stats
+
+
+def main():
+    run = sys.argv[1]
+    lossless = '--lossless' in sys.argv[2:]
+    name = os.path.basename(os.path.normpath(run))
+    res = []
+    traces = {}
+    for tracer, conv in (('lttng', lambda n: EVENTS.get(n, n)),
+                         ('lrb', lambda n: n)):
+        path = os.path.join(run, tracer)
+        try:
+            traces[tracer] = read(path, conv) + (
+                sum(os.path.getsize(f) for f in stream_files(path)),
+                content_bytes(path, SIZES_AT[tracer]),
+                sum(os.path.getsize(os.path.join(d, 'metadata'))
+                    for d, _, fs in os.walk(path) if 'metadata' in fs))
+            res.append(('ok', f'{name}: babeltrace2 decodes the {tracer} trace'))
+        except Exception as e:  # bt2 raises its own errors; any is a failure
+            res.append(('FAIL', f'{name}: babeltrace2 cannot read {path}: {e}'))
+    if len(traces) == 2:
+        lt, lr = traces['lttng'], traces['lrb']
+        print(f'{name}: events per type (LTTng traced from before lrb-record '
+              'started until after it ended)')
+        print(f'  {"event":32} {"LTTng":>9} {"LRB":>9}')
+        for ev in EVENTS.values():
+            print(f'  {ev:32} {lt[0][ev]:9} {lr[0][ev]:9}')
+        tl, tr = sum(lt[0].values()), sum(lr[0].values())
+        print(f'  {"total":32} {tl:9} {tr:9}')
+        print(f'  {"discarded, as the traces say":32} {lt[1]:9} {lr[1]:9}')
+        for label, i in (('stream file bytes per event', 3),
+                         ('packet content bytes per event', 4)):
+            if lt[i] is None or lr[i] is None:
+                res.append(('FAIL', f'{name}: packets do not add up to the stream files'))
+                continue
+            print(f'  {label:32} {lt[i] / max(tl, 1):9.1f} {lr[i] / max(tr, 1):9.1f}')
+        print(f'  {"metadata bytes":32} {lt[5]:9} {lr[5]:9}')
+        nl, nr = sum(lt[2].values()), sum(lr[2].values())
+        print(f'  {"workload exec events":32} {nl:9} {nr:9}')
+        missing = [ev for ev in EVENTS.values() if not lr[0][ev] or not lt[0][ev]]
+        res.append(('FAIL' if missing else 'ok',
+                    f'{name}: every event type in both traces'
+                    + (f' (missing: {", ".join(missing)})' if missing else '')))
+        if lossless:
+            res.append(('ok' if lt[1] == 0 and lr[1] == 0 else 'FAIL',
+                        f'{name}: nothing discarded by either tracer'))
+            res.append(('ok' if lt[2] == lr[2] and nl > 0 else 'FAIL',
+                        f'{name}: both saw the same {nl} exec events of the workload'))
+        else:
+            res.append(('ok' if lt[1] > 0 and lr[1] > 0 else 'FAIL',
+                        f'{name}: both tracers report the events they lost'))
+    if 'lrb' in traces:
+        st = lrb_stats(os.path.join(run, 'lrb'))
+        lost = sum(v for k, v in st.items() if k.startswith('lost_'))
+        ev, disc = sum(traces['lrb'][0].values()), traces['lrb'][1]
+        res.append(('ok' if st['delivered'] == ev and lost == disc and
+                    st['written'] == ev + lost else 'FAIL',
+                    f'{name}: LRB trace and kernel counters agree: {ev} events '
+                    f'= delivered {st["delivered"]}, {disc} discarded = lost {lost}, '
+                    f'written {st["written"]}'))
+    for r, text in res:
+        print(f'{r}: lttng: {text}')
+    return 1 if any(r == 'FAIL' for r, _ in res) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
