@@ -36,6 +36,9 @@ TRACERS = {'lrb-record', 'lttng'}
 SIZES_AT = {'lttng': 48, 'lrb': 32}
 CTF_MAGIC = 0xC1FC1FC1
 
+# What lttngcmp.py takes from one trace.
+Trace = collections.namedtuple('Trace', 'counts discarded execs file content metadata')
+
 
 def stream_files(path):
     """The stream files of a trace: not metadata, not indexes."""
@@ -109,11 +112,11 @@ def main():
                          ('lrb', lambda n: n)):
         path = os.path.join(run, tracer)
         try:
-            traces[tracer] = read(path, conv) + (
-                sum(os.path.getsize(f) for f in stream_files(path)),
-                content_bytes(path, SIZES_AT[tracer]),
-                sum(os.path.getsize(os.path.join(d, 'metadata'))
-                    for d, _, fs in os.walk(path) if 'metadata' in fs))
+            traces[tracer] = Trace(*read(path, conv),
+                file=sum(os.path.getsize(f) for f in stream_files(path)),
+                content=content_bytes(path, SIZES_AT[tracer]),
+                metadata=sum(os.path.getsize(os.path.join(d, 'metadata'))
+                             for d, _, fs in os.walk(path) if 'metadata' in fs))
             res.append(('ok', f'{name}: babeltrace2 decodes the {tracer} trace'))
         except Exception as e:  # bt2 raises its own errors; any is a failure
             res.append(('FAIL', f'{name}: babeltrace2 cannot read {path}: {e}'))
@@ -123,35 +126,36 @@ def main():
               'started until after it ended)')
         print(f'  {"event":32} {"LTTng":>9} {"LRB":>9}')
         for ev in EVENTS.values():
-            print(f'  {ev:32} {lt[0][ev]:9} {lr[0][ev]:9}')
-        tl, tr = sum(lt[0].values()), sum(lr[0].values())
+            print(f'  {ev:32} {lt.counts[ev]:9} {lr.counts[ev]:9}')
+        tl, tr = sum(lt.counts.values()), sum(lr.counts.values())
         print(f'  {"total":32} {tl:9} {tr:9}')
-        print(f'  {"discarded, as the traces say":32} {lt[1]:9} {lr[1]:9}')
-        for label, i in (('stream file bytes per event', 3),
-                         ('packet content bytes per event', 4)):
-            if lt[i] is None or lr[i] is None:
-                res.append(('FAIL', f'{name}: packets do not add up to the stream files'))
-                continue
-            print(f'  {label:32} {lt[i] / max(tl, 1):9.1f} {lr[i] / max(tr, 1):9.1f}')
-        print(f'  {"metadata bytes":32} {lt[5]:9} {lr[5]:9}')
-        nl, nr = sum(lt[2].values()), sum(lr[2].values())
+        print(f'  {"discarded, as the traces say":32} {lt.discarded:9} {lr.discarded:9}')
+        print(f'  {"stream file bytes per event":32} {lt.file / max(tl, 1):9.1f} '
+              f'{lr.file / max(tr, 1):9.1f}')
+        if lt.content is None or lr.content is None:
+            res.append(('FAIL', f'{name}: packets do not add up to the stream files'))
+        else:
+            print(f'  {"packet content bytes per event":32} {lt.content / max(tl, 1):9.1f} '
+                  f'{lr.content / max(tr, 1):9.1f}')
+        print(f'  {"metadata bytes":32} {lt.metadata:9} {lr.metadata:9}')
+        nl, nr = sum(lt.execs.values()), sum(lr.execs.values())
         print(f'  {"workload exec events":32} {nl:9} {nr:9}')
-        missing = [ev for ev in EVENTS.values() if not lr[0][ev] or not lt[0][ev]]
+        missing = [ev for ev in EVENTS.values() if not lr.counts[ev] or not lt.counts[ev]]
         res.append(('FAIL' if missing else 'ok',
                     f'{name}: every event type in both traces'
                     + (f' (missing: {", ".join(missing)})' if missing else '')))
         if lossless:
-            res.append(('ok' if lt[1] == 0 and lr[1] == 0 else 'FAIL',
+            res.append(('ok' if lt.discarded == 0 and lr.discarded == 0 else 'FAIL',
                         f'{name}: nothing discarded by either tracer'))
-            res.append(('ok' if lt[2] == lr[2] and nl > 0 else 'FAIL',
+            res.append(('ok' if lt.execs == lr.execs and nl > 0 else 'FAIL',
                         f'{name}: both saw the same {nl} exec events of the workload'))
         else:
-            res.append(('ok' if lt[1] > 0 and lr[1] > 0 else 'FAIL',
+            res.append(('ok' if lt.discarded > 0 and lr.discarded > 0 else 'FAIL',
                         f'{name}: both tracers report the events they lost'))
     if 'lrb' in traces:
         st = lrb_stats(os.path.join(run, 'lrb'))
         lost = sum(v for k, v in st.items() if k.startswith('lost_'))
-        ev, disc = sum(traces['lrb'][0].values()), traces['lrb'][1]
+        ev, disc = sum(traces['lrb'].counts.values()), traces['lrb'].discarded
         res.append(('ok' if st['delivered'] == ev and lost == disc and
                     st['written'] == ev + lost else 'FAIL',
                     f'{name}: LRB trace and kernel counters agree: {ev} events '
