@@ -3,8 +3,8 @@
 # workload traced by both at once (guest/lttng-init.sh), compared by
 # lttngcmp.py: events per type, losses, bytes per event.  Functional only:
 # the guest runs under QEMU TCG, so no timing is reported.  (LTTng's ring
-# buffer cannot go into UML's table 2: lttng-modules 2.13 does not build
-# for ARCH=um, see README.md.)
+# buffer cannot go into UML's table 2: lttng-modules 2.13 needs kprobes,
+# which ARCH=um does not have; see README.md.)
 #   build/out/x86_64-lttng  the LRB_SYNC_LOCAL guest kernel with what LTTng
 #                           needs (config/lttng.config)
 #   build/lttng/src         Debian bookworm's lttng-modules-dkms source, with
@@ -22,7 +22,7 @@ out=$top/build/out/x86_64-lttng
 root=$work/root
 
 build_modules() {
-	local deb src
+	local src
 	if [ ! -f "$work/src/Makefile" ]; then
 		rm -rf "$work/src" "$work/deb"
 		mkdir -p "$work/deb"
@@ -75,7 +75,7 @@ stage "build x86_64 LRB_SYNC_LOCAL with LTTng's options" \
 	{ tail -n 30 "$logdir/build-x86_64-lttng.log"; exit 1; }
 stage "build lttng-modules against it" build_modules >"$logdir/lttng-modules.log" 2>&1 ||
 	{ tail -n 30 "$logdir/lttng-modules.log"; exit 1; }
-echo "lttng-modules $(cat "$work/src/extra_version" 2>/dev/null)$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$work/src/dkms.conf"):" \
+echo "lttng-modules $(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$work/src/dkms.conf"):" \
 	"$(find "$work/src" -name '*.ko' | wc -l) modules"
 stage "build lrb-record" build_lrb_record "$work/bin" lttng >"$logdir/lttng-tool.log" 2>&1 ||
 	{ cat "$logdir/lttng-tool.log"; exit 1; }

@@ -4,7 +4,8 @@
 #   mkinitramfs.sh OUT.cpio.gz [INIT [BIN...]]
 #	a busybox-static initramfs.  /init is INIT, or guest/kunit-init.sh
 #	(the KUnit boots: report that the boot got past the suites, end);
-#	with INIT, guest/setup.sh is /etc/lrb-setup.sh for it to source, and
+#	with INIT, guest/setup.sh is /etc/lrb-setup.sh for it to source,
+#	guest/workload.sh is /bin/lrb-workload, and
 #	each BIN goes to /bin (modules, *.ko, to /lib; a directory, DIR/,
 #	is copied over the root: its DIR/usr/bin/x becomes /usr/bin/x).
 #   mkinitramfs.sh --dir DIR
@@ -33,6 +34,7 @@ busybox_root() {
 	cp "$init" "$root/init"
 	chmod +x "$root/init"
 	cp "$guest/setup.sh" "$root/etc/lrb-setup.sh"
+	cp "$guest/workload.sh" "$root/bin/lrb-workload"
 	for b in "$@"; do
 		case $b in
 		*.ko) cp "$b" "$root/lib/" ;;

@@ -3,19 +3,12 @@
 # the trace on the host (9p, tag host0).
 . /etc/lrb-setup.sh
 
-# Every CPU: processes forking and exec'ing, pipes, timers, syscalls; and
-# a module with markers and a trace event loaded and unloaded in the middle.
+# Every CPU: processes forking and exec'ing, pipes, timers, syscalls
+# (lrb-workload); and a module with markers and a trace event loaded and
+# unloaded in the middle.
 cat > /tmp/workload.sh <<'W'
 #!/bin/sh
-for cpu in $(seq 0 $(($(nproc) - 1))); do
-	taskset -c "$cpu" sh -c '
-		for i in 1 2 3 4 5; do
-			ls -l /bin > /dev/null
-			seq 1 300 | grep 7 | wc -l > /dev/null
-			cat /proc/interrupts > /dev/null
-			sleep 0.02
-		done' &
-done
+lrb-workload &
 insmod /lib/lrb_sample.ko burst=10
 sleep 0.05
 rmmod lrb_sample

@@ -13,22 +13,13 @@ mkdir -p /var/run /dev/shm /root
 mount -t tmpfs tmpfs /dev/shm
 export HOME=/root LTTNG_HOME=/root
 
-# The demo's workload, plus reads of the 9p share (virtio interrupts) and,
-# with "burst", on each CPU 20,000 one-byte pipe writes that wake a
-# reader: far more events than the small run's buffers hold between two
-# reads.
+# The demo's workload (lrb-workload) with reads of the 9p share (virtio
+# interrupts) and, with "burst", on each CPU 20,000 one-byte pipe writes
+# that wake a reader: far more events than the small run's buffers hold
+# between two reads.
 cat > /tmp/workload.sh <<'W'
 #!/bin/sh
-for cpu in $(seq 0 $(($(nproc) - 1))); do
-	taskset -c "$cpu" sh -c '
-		for i in 1 2 3 4 5; do
-			ls -l /bin > /dev/null
-			ls -l /host > /dev/null
-			seq 1 300 | grep 7 | wc -l > /dev/null
-			cat /proc/interrupts > /dev/null
-			sleep 0.02
-		done' &
-done
+lrb-workload /host &
 if [ "$1" = burst ]; then
 	for cpu in $(seq 0 $(($(nproc) - 1))); do
 		taskset -c "$cpu" sh -c 'dd if=/dev/zero bs=1 count=20000 2>/dev/null | cat > /dev/null' &
