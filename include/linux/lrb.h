@@ -316,6 +316,15 @@ int __lrb_reserve_slow(struct lrb_wbuf *w, struct lrb_slot *slot,
 int __lrb_reserve_refused(struct lrb_wbuf *w, struct lrb_slot *slot,
 			  bool nmi_ok);
 void __lrb_deliver(struct lrb_wbuf *w);
+void __lrb_prefetch_switch(struct lrb_wbuf *w, unsigned long pos);
+
+/*
+ * A write whose slot crosses the point this many bytes before the end of
+ * its sub-buffer calls __lrb_prefetch_switch(): once per sub-buffer, some
+ * dozens of writes before the switch. Sub-buffers of this size or less
+ * never cross it in the common case; they stay in the caches anyway.
+ */
+#define LRB_PREFETCH_AHEAD	1024
 
 /*
  * The write path's common case, inline: the slot fits in the open
@@ -544,6 +553,10 @@ static __always_inline int lrb_reserve(struct lrb_channel *chan,
 	if (unlikely(!(old & w->subbuf_mask) || ((old ^ end) & ~w->subbuf_mask) ||
 		     !lrb_offset_publish(w, old, end)))
 		return __lrb_reserve_slow(w, slot, id, len);
+	/* Near the end of the sub-buffer: get the switch's lines coming. */
+	if (unlikely(((old + LRB_PREFETCH_AHEAD) ^ (end + LRB_PREFETCH_AHEAD)) &
+		     ~w->subbuf_mask))
+		__lrb_prefetch_switch(w, old);
 	lrb_slot_fill(w, slot, id, len, begin, hlen, ts, end - old);
 	return 0;
 }

@@ -89,6 +89,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/prefetch.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -650,6 +651,35 @@ lost:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(__lrb_reserve_slow);
+
+/**
+ * __lrb_prefetch_switch() - start loading what the coming switch touches
+ * @w: the write side of this CPU's buffer.
+ * @pos: the write offset, less than LRB_PREFETCH_AHEAD bytes before the
+ *	end of the open sub-buffer.
+ *
+ * Called by lrb_reserve() (lrb.h) once per sub-buffer. The switch out of
+ * it reads and writes lines that no write since the previous switch
+ * touched: the header of the packet it closes, the next sub-buffer's
+ * header and commit count, the loss counters, the reader position and the
+ * channel. After a big sub-buffer's worth of stores they have left the
+ * caches, and the switch would wait for them one after another inside a
+ * single write. Only hints, and one load of a pointer that never changes:
+ * callable wherever lrb_reserve() is, NMI included.
+ */
+void __lrb_prefetch_switch(struct lrb_wbuf *w, unsigned long pos)
+{
+	struct lrb_cpu_buf *buf = container_of(w, struct lrb_cpu_buf, w);
+	unsigned long next = (pos | w->subbuf_mask) + 1;
+
+	prefetchw(w->data + (pos & w->buf_mask & ~w->subbuf_mask));
+	prefetchw(w->data + (next & w->buf_mask));
+	prefetchw(&w->cc[(next & w->buf_mask) >> w->subbuf_order]);
+	prefetchw(buf->lost);
+	prefetchw(&buf->consumed);
+	prefetch(buf->chan);
+}
+EXPORT_SYMBOL_GPL(__lrb_prefetch_switch);
 
 /**
  * __lrb_reserve_refused() - count a record refused before any reservation
