@@ -11,6 +11,21 @@ out=${LRB_OUT:-$top/build/out}/$arch-$variant
 timeout=${LRB_BOOT_TIMEOUT:-600}
 cmdline=${LRB_CMDLINE:-}
 
+# ask_stuck_guest SOCKET SECONDS: after SECONDS, type sysrq l, then w, on
+# the keyboard of the QEMU whose monitor listens on SOCKET (one process,
+# for the caller to kill when QEMU ends first).
+ask_stuck_guest() {
+	exec python3 - "$@" <<-'P'
+	import socket, sys, time
+	time.sleep(int(sys.argv[2]))
+	s = socket.socket(socket.AF_UNIX)
+	s.connect(sys.argv[1])
+	for key in 'lw':
+	    s.sendall(b'sendkey alt-sysrq-%s\n' % key.encode())
+	    time.sleep(5)
+	P
+}
+
 case $arch in
 x86_64)
 	# LRB_INITRD: another initramfs; LRB_SHARE: a host directory the
@@ -26,11 +41,22 @@ x86_64)
 	# int3 of text_poke_bp() hit after the patch had completed; with one
 	# thread the vCPUs run serialized.
 	accel=tcg,thread=${LRB_TCG_THREAD:-multi}
+	# A guest still running 30 s before the timeout is stuck: sysrq l and
+	# w on its keyboard (QEMU's monitor) print on its console where every
+	# CPU is and what every blocked task waits for.
+	mon=$(mktemp -u "${TMPDIR:-/tmp}/lrb-monitor.XXXXXX")
+	ask_stuck_guest "$mon" $((timeout > 60 ? timeout - 30 : timeout / 2)) \
+		</dev/null >/dev/null 2>&1 &
+	asker=$!
+	rc=0
 	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -smp "${LRB_SMP:-2}" -m 1024 \
-		"${share[@]}" \
+		"${share[@]}" -monitor "unix:$mon,server,nowait" \
 		-kernel "$out/arch/x86/boot/bzImage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic $cmdline" \
-		-nographic -no-reboot </dev/null >"$log" 2>&1
+		-nographic -no-reboot </dev/null >"$log" 2>&1 || rc=$?
+	kill "$asker" 2>/dev/null || true
+	rm -f "$mon"
+	exit "$rc"
 	;;
 i386)
 	# KUnit only: a 32-bit /init without libc reports that the boot got
