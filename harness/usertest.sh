@@ -43,13 +43,13 @@ boot_guest() {
 boot_guest
 # QEMU's TCG now and then runs a stale translation of kernel text that
 # text_poke_bp() has patched, and the guest dies on an int3 that is no
-# longer there (../shared/PLATFORM.md; thread=single makes it rare, not
+# longer there (harness/boot.sh; thread=single makes it rare, not
 # impossible). That death, and only that one, gets a second boot; the
 # first one's oops is shown.
-if ! grep -q 'LRB-USER: done' "$log.txt" &&
-   grep -qE '^(\[ *[0-9.]+\] )?int3: 0000 \[#1\]' "$log.txt"; then
+int3_oops='^(\[ *[0-9.]+\] )?int3: 0000 \[#1\]'
+if ! grep -q 'LRB-USER: done' "$log.txt" && grep -qE "$int3_oops" "$log.txt"; then
 	echo "    the guest died on an int3 (QEMU TCG and text patching): booting it again; the first boot's oops:"
-	grep -E -A3 '^(\[ *[0-9.]+\] )?int3: 0000 \[#1\]' "$log.txt" | indent
+	grep -E -A3 "$int3_oops" "$log.txt" | indent
 	cp "$log.txt" "$log.first.txt"
 	boot_guest
 fi
