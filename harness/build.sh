@@ -47,17 +47,15 @@ planted-*)
 	else
 		rm -rf "$copy"
 		cp -al "$src" "$copy"
+		# The objects of those files are compiled again whatever make's
+		# timestamps say: a second make test on one checkout once
+		# booted a discard-overrun kernel that behaved as a correct one
+		# (the cause was not found; ccache makes this cheap).
 		for f in $(sed -n 's|^+++ b/||p' "$here"/planted/*.patch | sort -u); do
 			cp --remove-destination "$src/$f" "$copy/$f"
+			case $f in *.c) rm -f "$out/${f%.c}.o" ;; esac
 		done
 		patch -s -p1 -d "$copy" <"$patchf"
-		# Their objects are compiled again whatever make's timestamps
-		# say: a second make test on one checkout once booted a
-		# discard-overrun kernel that behaved as a correct one (the
-		# cause was not found; ccache makes this cheap).
-		for f in $(sed -n 's|^+++ b/\(.*\)\.c$|\1|p' "$here"/planted/*.patch | sort -u); do
-			rm -f "$out/$f.o"
-		done
 		if unshare --mount --propagation private true 2>/dev/null; then
 			exec unshare --mount --propagation private "$0" "$arch" "$variant" --in-namespace
 		fi
