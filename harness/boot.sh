@@ -41,6 +41,12 @@ x86_64)
 	# int3 of text_poke_bp() hit after the patch had completed; with one
 	# thread the vCPUs run serialized.
 	accel=tcg,thread=${LRB_TCG_THREAD:-multi}
+	# tsc=reliable: under TCG the emulated TSC drifts from the HPET when
+	# the host is loaded, and the clocksource watchdog then marks it
+	# unstable, which flips sched_clock's static key: kernel text patched
+	# at run time, which multi-threaded TCG does not always survive (the
+	# torture guest died without a word right after "sched_clock: Marking
+	# unstable" in 4 of 9 torture boots on 6.12, and passed with it).
 	# A guest still running 30 s before the timeout is stuck: sysrq l and
 	# w on its keyboard (QEMU's monitor) print on its console where every
 	# CPU is and what every blocked task waits for.
@@ -52,7 +58,7 @@ x86_64)
 	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -smp "${LRB_SMP:-2}" -m 1024 \
 		"${share[@]}" -monitor "unix:$mon,server,nowait" \
 		-kernel "$out/arch/x86/boot/bzImage" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic $cmdline" \
+		-append "console=ttyS0 panic=-1 oops=panic tsc=reliable $cmdline" \
 		-nographic -no-reboot </dev/null >"$log" 2>&1 || rc=$?
 	kill "$asker" 2>/dev/null || true
 	rm -f "$mon"

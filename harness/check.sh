@@ -1,7 +1,7 @@
 #!/bin/bash
 # check.sh: the review checks of the series.
 #  1. it applies with plain "patch -p1", in series order, to a freshly
-#     extracted Debian linux-source-6.1 (build/check/linux), and with
+#     extracted Debian linux-source-6.12 (build/check/linux), and with
 #     git am to a git tree of it (build/check/git);
 #  2. after every patch the x86_64 kernel builds with CONFIG_LRB=n,
 #     LRB_SYNC_LOCAL and LRB_SYNC_IRQOFF, with no warning in LRB files, and
@@ -25,12 +25,12 @@ counted_run "$@"
 t_all=$(date +%s)
 ctree=$top/build/check/linux
 cout=$top/build/out
-tarball=$(dpkg -L linux-source-6.1 | grep -m1 'linux-source-6.1.tar.xz$')
+tarball=$(dpkg -L linux-source-6.12 | grep -m1 'linux-source-6.12.tar.xz$')
 
 rm -rf "$ctree"
 mkdir -p "$(dirname "$ctree")"
 tar -C "$(dirname "$ctree")" -xf "$tarball"
-mv "$(dirname "$ctree")/linux-source-6.1" "$ctree"
+mv "$(dirname "$ctree")/linux-source-6.12" "$ctree"
 echo "check: base $(make -s -C "$ctree" kernelversion)"
 for p in $(series_patches); do
 	check "apply $p with patch -p1" bash -c "cd '$ctree' && patch -p1 -F0 --no-backup-if-mismatch -s < '$top/patches/$p'"

@@ -7,9 +7,12 @@
 # which ARCH=um does not have; see README.md.)
 #   build/out/x86_64-lttng  the LRB_SYNC_LOCAL guest kernel with what LTTng
 #                           needs (config/lttng.config)
-#   build/lttng/src         Debian bookworm's lttng-modules-dkms source, with
+#   build/lttng/src         Debian trixie's lttng-modules-dkms source (2.13.18,
+#                           the first 2.13 that builds against 6.12; bookworm's
+#                           2.13.9 does not), downloaded with an apt source
+#                           list of its own, apart from the system's; with
 #                           lttng/hrtimer-was-armed.patch when the tree's
-#                           hrtimer_start tracepoint has was_armed, built
+#                           hrtimer_start tracepoint has was_armed; built
 #                           against that kernel
 #   the guest               busybox, lrb-record, Debian's lttng-tools with
 #                           the shared libraries it links, the modules
@@ -24,9 +27,14 @@ root=$work/root
 build_modules() {
 	local src
 	if [ ! -f "$work/src/Makefile" ]; then
-		rm -rf "$work/src" "$work/deb"
-		mkdir -p "$work/deb"
-		(cd "$work/deb" && apt-get download lttng-modules-dkms 2>&1 | grep -v '^W: Download is performed unsandboxed') || return 1
+		rm -rf "$work/src" "$work/deb" "$work/apt"
+		mkdir -p "$work/deb" "$work/apt/lists/partial" "$work/apt/cache/archives/partial"
+		echo 'deb http://deb.debian.org/debian trixie main' >"$work/apt/sources.list"
+		local apt=(apt-get -q -o Dir::Etc::sourcelist="$work/apt/sources.list"
+			-o Dir::Etc::sourceparts=- -o Dir::State::Lists="$work/apt/lists"
+			-o Dir::Cache="$work/apt/cache")
+		"${apt[@]}" update >/dev/null || return 1
+		(cd "$work/deb" && "${apt[@]}" download lttng-modules-dkms 2>&1 | grep -v '^W: Download is performed unsandboxed') || return 1
 		dpkg-deb -x "$work"/deb/lttng-modules-dkms_*.deb "$work/deb/x" || return 1
 		src=$(echo "$work"/deb/x/usr/src/lttng-modules-*)
 		mv "$src" "$work/src"

@@ -57,7 +57,7 @@ case " $runs " in *" x86_64-local "*) stage torture torture_checks ;; esac
 # arm64 (LL/SC or LSE local_cmpxchg(), weak memory order): a short torture
 # per variant on the kernels built for KUnit. Task, softirq and hardirq
 # writers and CPU hotplug run; the NMI writers do not, for want of an
-# NMI source (6.1 has no NMI IPI on arm64; the torture's is x86's).
+# NMI source (the torture's NMIs are x86's NMI IPIs).
 arm64_torture_checks() {
 	local v m d=${LRB_TORTURE_DURATION:-15}
 	for v in local irqoff; do

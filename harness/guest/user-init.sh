@@ -41,14 +41,16 @@ echo "LRB-USER: record losses exit $?"
 # CPUs, each numbering its lines) and, into the same channel, the kernel's
 # interrupt, softirq and hrtimer events and nmi:nmi_handler from the NMI
 # IPIs of sysrq l (backtraces kept off the slow console); a small buffer
-# (16 KiB) and the recorder stopped while the writers write their first
-# 150 lines each, so that records are lost; then the recorder consumes
-# while they write the rest. With LRB_SYNC_IRQOFF the
-# NMI writes are refused and counted (lost_nmi).
+# (8 KiB per CPU) and the recorder stopped while the writers write their
+# first 150 lines each: 1,200 records of 16 bytes, about 19 KiB, more than
+# the two CPUs hold however the writers spread (with 16 KiB per CPU, a
+# run with the writers spread evenly lost nothing), so records are lost;
+# then the recorder consumes while they write the rest. With
+# LRB_SYNC_IRQOFF the NMI writes are refused and counted (lost_nmi).
 echo "LRB-USER: record torture"
 lvl=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 > /proc/sys/kernel/printk
-lrb-record -q -o /tmp/trace-torture -B torture -C global --subbuf-size 4096 --num-subbufs 4 \
+lrb-record -q -o /tmp/trace-torture -B torture -C global --subbuf-size 4096 --num-subbufs 2 \
 	-e irq -e timer:hrtimer_expire_entry -e nmi -- sh -c '
 	a=/sys/kernel/tracing/lrb/torture/annotate
 	nmis() { n=0; while [ $n -lt 15 ]; do echo l > /proc/sysrq-trigger; n=$((n + 1)); done; }

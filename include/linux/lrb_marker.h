@@ -134,41 +134,47 @@ struct lrb_marker {
 	CONCATENATE(__LRB_##kind, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
 
 #define __LRB_DESC(t, n)	{ .name = #n, .type = __LRB_FT_##t, .count = 1 }
+/* Expands to nothing: the parts of the triples a list does not use. */
+#define __LRB_NONE(...)
 #define __LRB_DESC0()		{ }
-#define __LRB_DESC3(t1, n1, v1)	{ __LRB_DESC(t1, n1) }
+#define __LRB_DESC3(t1, n1, v1)	{ __LRB_DESC(t1, n1) __LRB_NONE(v1) }
 #define __LRB_DESC6(t1, n1, v1, t2, n2, v2) \
-	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2) }
+	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2) __LRB_NONE(v1, v2) }
 #define __LRB_DESC9(t1, n1, v1, t2, n2, v2, t3, n3, v3) \
-	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3) }
+	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3) \
+	  __LRB_NONE(v1, v2, v3) }
 #define __LRB_DESC12(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4) \
 	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3), \
-	  __LRB_DESC(t4, n4) }
+	  __LRB_DESC(t4, n4) __LRB_NONE(v1, v2, v3, v4) }
 #define __LRB_DESC15(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4, \
 		     t5, n5, v5) \
 	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3), \
-	  __LRB_DESC(t4, n4), __LRB_DESC(t5, n5) }
+	  __LRB_DESC(t4, n4), __LRB_DESC(t5, n5) __LRB_NONE(v1, v2, v3, v4, v5) }
 #define __LRB_DESC18(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4, \
 		     t5, n5, v5, t6, n6, v6) \
 	{ __LRB_DESC(t1, n1), __LRB_DESC(t2, n2), __LRB_DESC(t3, n3), \
-	  __LRB_DESC(t4, n4), __LRB_DESC(t5, n5), __LRB_DESC(t6, n6) }
+	  __LRB_DESC(t4, n4), __LRB_DESC(t5, n5), __LRB_DESC(t6, n6) \
+	  __LRB_NONE(v1, v2, v3, v4, v5, v6) }
 
 #define __LRB_VAL0()		{ }
-#define __LRB_VAL3(t1, n1, v1)	{ __LRB_VAL_##t1(v1) }
+#define __LRB_VAL3(t1, n1, v1)	{ __LRB_VAL_##t1(v1) __LRB_NONE(n1) }
 #define __LRB_VAL6(t1, n1, v1, t2, n2, v2) \
-	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2) }
+	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2) __LRB_NONE(n1, n2) }
 #define __LRB_VAL9(t1, n1, v1, t2, n2, v2, t3, n3, v3) \
-	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3) }
+	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3) \
+	  __LRB_NONE(n1, n2, n3) }
 #define __LRB_VAL12(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4) \
 	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3), \
-	  __LRB_VAL_##t4(v4) }
+	  __LRB_VAL_##t4(v4) __LRB_NONE(n1, n2, n3, n4) }
 #define __LRB_VAL15(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4, \
 		    t5, n5, v5) \
 	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3), \
-	  __LRB_VAL_##t4(v4), __LRB_VAL_##t5(v5) }
+	  __LRB_VAL_##t4(v4), __LRB_VAL_##t5(v5) __LRB_NONE(n1, n2, n3, n4, n5) }
 #define __LRB_VAL18(t1, n1, v1, t2, n2, v2, t3, n3, v3, t4, n4, v4, \
 		    t5, n5, v5, t6, n6, v6) \
 	{ __LRB_VAL_##t1(v1), __LRB_VAL_##t2(v2), __LRB_VAL_##t3(v3), \
-	  __LRB_VAL_##t4(v4), __LRB_VAL_##t5(v5), __LRB_VAL_##t6(v6) }
+	  __LRB_VAL_##t4(v4), __LRB_VAL_##t5(v5), __LRB_VAL_##t6(v6) \
+	  __LRB_NONE(n1, n2, n3, n4, n5, n6) }
 
 #define __LRB_FT_u8	LRB_FIELD_U8
 #define __LRB_FT_u16	LRB_FIELD_U16
@@ -233,7 +239,7 @@ do {									\
 
 #else /* !CONFIG_LRB_MARKERS */
 
-#define LRB_MARK(_name, ...) do { } while (0)
+#define LRB_MARK(...) do { } while (0)
 
 #endif /* CONFIG_LRB_MARKERS */
 

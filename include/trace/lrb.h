@@ -22,60 +22,16 @@
 
 #include <linux/lrb.h>
 
-#undef __entry
-#define __entry entry
+/*
+ * __entry, the __get_*() accessors and the __assign_*() helpers of
+ * TP_fast_assign(), as the perf and BPF stages take them; __perf_count()
+ * and __perf_task() are the identity there, which is what LRB wants.
+ */
+#include "stages/stage6_event_callback.h"
 
-#undef __get_dynamic_array
-#define __get_dynamic_array(field)	\
-		((void *)__entry + (__entry->__data_loc_##field & 0xffff))
-
-#undef __get_dynamic_array_len
-#define __get_dynamic_array_len(field)	\
-		((__entry->__data_loc_##field >> 16) & 0xffff)
-
-#undef __get_str
-#define __get_str(field) ((char *)__get_dynamic_array(field))
-
-#undef __get_bitmask
-#define __get_bitmask(field) ((char *)__get_dynamic_array(field))
-
-#undef __get_cpumask
-#define __get_cpumask(field) ((char *)__get_dynamic_array(field))
-
-#undef __get_sockaddr
-#define __get_sockaddr(field) ((struct sockaddr *)__get_dynamic_array(field))
-
-#undef __get_rel_dynamic_array
-#define __get_rel_dynamic_array(field)	\
-		((void *)__entry +					\
-		 offsetof(typeof(*__entry), __rel_loc_##field) +	\
-		 sizeof(__entry->__rel_loc_##field) +			\
-		 (__entry->__rel_loc_##field & 0xffff))
-
-#undef __get_rel_dynamic_array_len
-#define __get_rel_dynamic_array_len(field)	\
-		((__entry->__rel_loc_##field >> 16) & 0xffff)
-
-#undef __get_rel_str
-#define __get_rel_str(field) ((char *)__get_rel_dynamic_array(field))
-
-#undef __get_rel_bitmask
-#define __get_rel_bitmask(field) ((char *)__get_rel_dynamic_array(field))
-
-#undef __get_rel_cpumask
-#define __get_rel_cpumask(field) ((char *)__get_rel_dynamic_array(field))
-
-#undef __get_rel_sockaddr
-#define __get_rel_sockaddr(field) ((struct sockaddr *)__get_rel_dynamic_array(field))
-
-#undef __perf_count
-#define __perf_count(c)	(c)
-
-#undef __perf_task
-#define __perf_task(t)	(t)
-
+/* The print format, last, is the ftrace stage's: unnamed here. */
 #undef DECLARE_EVENT_CLASS
-#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, ...)	\
 static notrace void							\
 lrb_trace_event_##call(void *__data, proto)				\
 {									\
@@ -103,15 +59,14 @@ lrb_trace_event_##call(void *__data, proto)				\
  * tracepoint, as the perf stage has.
  */
 #undef DEFINE_EVENT
-#define DEFINE_EVENT(template, call, proto, args)			\
+#define DEFINE_EVENT(template, call, ...)				\
 static inline void lrb_test_probe_##call(void)				\
 {									\
 	check_trace_callback_type_##call(lrb_trace_event_##template);	\
 }
 
 #undef DEFINE_EVENT_PRINT
-#define DEFINE_EVENT_PRINT(template, name, proto, args, print)	\
-	DEFINE_EVENT(template, name, PARAMS(proto), PARAMS(args))
+#define DEFINE_EVENT_PRINT(template, name, ...)	DEFINE_EVENT(template, name)
 
 #include TRACE_INCLUDE(TRACE_INCLUDE_FILE)
 #endif /* CONFIG_LRB_TRACE_EVENTS */

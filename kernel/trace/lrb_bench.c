@@ -266,7 +266,7 @@ enum target { T_LRB, T_FTRACE, T_FLOOR, T_NR };
 struct bench_ctx {
 	struct lrb_channel *lrb;
 	struct trace_buffer *rb;
-	void *rb_page;
+	struct buffer_data_read_page *rb_page;
 };
 
 static void drain(struct bench_ctx *c, int cpu)
@@ -275,7 +275,7 @@ static void drain(struct bench_ctx *c, int cpu)
 
 	while (!lrb_get_subbuf(c->lrb, cpu, &sb))
 		lrb_put_subbuf(c->lrb, cpu, &sb);
-	while (ring_buffer_read_page(c->rb, &c->rb_page, PAGE_SIZE, cpu, 0) >= 0)
+	while (ring_buffer_read_page(c->rb, c->rb_page, PAGE_SIZE, cpu, 0) >= 0)
 		;
 }
 
@@ -300,7 +300,7 @@ static void write_batch(struct bench_ctx *c, enum target t, size_t len)
 			if (!ev)
 				continue;
 			memcpy(ring_buffer_event_data(ev), payload, len);
-			ring_buffer_unlock_commit(c->rb, ev);
+			ring_buffer_unlock_commit(c->rb);
 		}
 		break;
 	case T_FLOOR:
@@ -344,7 +344,7 @@ static u64 time_writes(struct bench_ctx *c, enum target t, size_t len,
 				while (!lrb_get_subbuf(c->lrb, cpu, &sb))
 					lrb_put_subbuf(c->lrb, cpu, &sb);
 			} else if (t == T_FTRACE) {
-				while (ring_buffer_read_page(c->rb, &c->rb_page,
+				while (ring_buffer_read_page(c->rb, c->rb_page,
 							     PAGE_SIZE, cpu, 0) >= 0)
 					;
 			}
@@ -371,8 +371,8 @@ static void bench_writes(void)
 	c.rb = ring_buffer_alloc(SUBBUF * NSUBBUF, RB_FL_OVERWRITE);
 	cpu = raw_smp_processor_id();
 	if (!IS_ERR(c.lrb) && c.rb)
-		c.rb_page = ring_buffer_alloc_read_page(c.rb, cpu);
-	if (IS_ERR(c.lrb) || !c.rb || IS_ERR_OR_NULL(c.rb_page)) {
+		ring_buffer_alloc_read_page(c.rb, cpu, &c.rb_page);
+	if (IS_ERR(c.lrb) || !c.rb || !c.rb_page) {
 		pr_err("table 2: setup failed\n");
 		goto out;
 	}
@@ -405,7 +405,7 @@ static void bench_writes(void)
 		}
 	}
 out:
-	if (!IS_ERR_OR_NULL(c.rb_page))
+	if (c.rb_page)
 		ring_buffer_free_read_page(c.rb, cpu, c.rb_page);
 	if (c.rb)
 		ring_buffer_free(c.rb);
@@ -690,7 +690,7 @@ static void bench_trace_event(void)
 		return;
 	}
 	lrb_events_owner_init(&owner);
-	tr = trace_array_get_by_name("lrb_bench");
+	tr = trace_array_get_by_name("lrb_bench", NULL);
 	if (!tr ||
 	    lrb_events_command(&owner, "enable lrb_bench:lrb_bench_event"))
 		goto fail;

@@ -25,7 +25,7 @@ TRACE_EVENT(lrb_bench_event,
 			   __entry->c = c;
 			   __entry->d = d;
 			   __entry->e = e;
-			   __assign_str(s, s);),
+			   __assign_str(s);),
 	    TP_printk("a=%d b=%d c=%d d=%d e=%d s=%s", __entry->a, __entry->b,
 		      __entry->c, __entry->d, __entry->e, __get_str(s)));
 

@@ -31,7 +31,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
-#include <asm/unaligned.h>
+#include <linux/unaligned.h>
 
 #include "lrb_events.h"
 

@@ -1454,20 +1454,19 @@ static int lrb_fs_stream_mmap(struct file *file, struct vm_area_struct *vma)
 	/* Read-only data: the buffer belongs to the writers. */
 	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
 		return -EPERM;
-	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
+	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
 	return lrb_mmap(st->fc->chan, st->cpu, vma);
 }
 
 static const struct file_operations lrb_fs_stream_fops = {
 	.open = lrb_fs_stream_open,
 	.read_iter = lrb_fs_stream_read,
-	.splice_read = generic_file_splice_read,
+	.splice_read = copy_splice_read,
 	.poll = lrb_fs_stream_poll,
 	.unlocked_ioctl = lrb_fs_stream_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = lrb_fs_stream_mmap,
 	.release = lrb_fs_stream_release,
-	.llseek = no_llseek,
 };
 
 /* Channels. */

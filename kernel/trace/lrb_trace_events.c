@@ -26,8 +26,8 @@
 #include <linux/syscalls.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
+#include <linux/unaligned.h>
 #include <asm/syscall.h>
-#include <asm/unaligned.h>
 #include <trace/syscall.h>
 #ifdef CONFIG_FTRACE_SYSCALLS
 #include <trace/events/syscalls.h>
@@ -644,7 +644,7 @@ static void lrb_te_remove(struct trace_event_call *call)
 			continue;
 		lrb_event_unregister(&te->ev);
 		list_del(&te->list);
-		kvfree_rcu(te);	/* lrb_events_print() may be reading it */
+		kvfree_rcu_mightsleep(te);	/* lrb_events_print() may be reading it */
 		return;
 	}
 }

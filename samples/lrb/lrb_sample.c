@@ -24,13 +24,12 @@ MODULE_PARM_DESC(burst, "lrb_sample_burst events to record at load");
 /*
  * One marker and nothing else: the tests disassemble it to show that a
  * disabled site is a NOP with no load, and that CONFIG_LRB_MARKERS=n
- * leaves no code at all.
+ * leaves no code at all (__used keeps the function, empty then).
  */
-noinline void lrb_sample_site(u32 v)
+static noinline __used void lrb_sample_site(u32 v)
 {
 	LRB_MARK(lrb_sample_site, u32, v, v);
 }
-EXPORT_SYMBOL_GPL(lrb_sample_site);
 
 static int __init lrb_sample_init(void)
 {

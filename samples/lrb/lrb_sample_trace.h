@@ -18,7 +18,7 @@ TRACE_EVENT(lrb_sample_step,
 			     __string(tag, tag)
 			     __array(u8, bytes, 3)),
 	    TP_fast_assign(__entry->seq = seq;
-			   __assign_str(tag, tag);
+			   __assign_str(tag);
 			   __entry->bytes[0] = seq;
 			   __entry->bytes[1] = seq >> 8;
 			   __entry->bytes[2] = 0xab;),

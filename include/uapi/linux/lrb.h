@@ -133,7 +133,7 @@ struct lrb_snapshot {
  * meanwhile: what was read must be dropped). FLUSH closes the partially
  * filled sub-buffer of the stream's CPU so it can be taken.
  */
-#define LRB_IOC_MAGIC		0xB8
+#define LRB_IOC_MAGIC		0xB9
 #define LRB_IOC_GET_SUBBUF	_IOR(LRB_IOC_MAGIC, 0x00, __u64)
 #define LRB_IOC_PUT_SUBBUF	_IOW(LRB_IOC_MAGIC, 0x01, __u64)
 #define LRB_IOC_GET_SUBBUF_SIZE	_IOR(LRB_IOC_MAGIC, 0x02, __u64)

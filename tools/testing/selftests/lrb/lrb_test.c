@@ -81,7 +81,8 @@ static int chan_control(const char *cmd, const char *name)
 {
 	char buf[128];
 
-	snprintf(buf, sizeof(buf), "%s %s\n", cmd, name);
+	if (snprintf(buf, sizeof(buf), "%s %s\n", cmd, name) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
 	return put(LRB_DIR "/control", buf);
 }
 
