@@ -12,8 +12,9 @@
 #                           2.13.9 does not), downloaded with an apt source
 #                           list of its own, apart from the system's; with
 #                           lttng/hrtimer-was-armed.patch when the tree's
-#                           hrtimer_start tracepoint has was_armed; built
-#                           against that kernel
+#                           hrtimer_start tracepoint has was_armed and
+#                           lttng/compat-old-sigaction.patch; built against
+#                           that kernel
 #   the guest               busybox, lrb-record, Debian's lttng-tools with
 #                           the shared libraries it links, the modules
 #                           under /lib/modules with depmod's index
@@ -41,6 +42,7 @@ build_modules() {
 		if grep -q was_armed "$tree/include/trace/events/timer.h"; then
 			patch -s -p1 -d "$work/src" <"$here/lttng/hrtimer-was-armed.patch" || return 1
 		fi
+		patch -s -p1 -d "$work/src" <"$here/lttng/compat-old-sigaction.patch" || return 1
 	fi
 	make -C "$work/src" KERNELDIR="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" modules
 }

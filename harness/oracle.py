@@ -459,6 +459,8 @@ def cmd_coverage(d):
     why = []
     if missing:
         why.append('%d available events not described in the metadata' % len(missing))
+    if opaque:
+        why.append('%d fields left opaque' % len(opaque))
     if r.returncode:
         why.append('babeltrace2 exited %d' % r.returncode)
     if err:

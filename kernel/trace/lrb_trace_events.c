@@ -116,6 +116,8 @@ static unsigned int lrb_te_elem_size(const char *type)
 		{ "s32", 4 }, { "__u32", 4 }, { "pid_t", 4 }, { "__be32", 4 },
 		{ "long", sizeof(long) }, { "unsigned long", sizeof(long) },
 		{ "u64", 8 }, { "s64", 8 }, { "__u64", 8 },
+		/* __cpumask(): a bitmap, in longs as __bitmask() */
+		{ "cpumask_t", sizeof(long) },
 	};
 	size_t n = strcspn(type, "[");
 	unsigned int i;
