@@ -85,8 +85,10 @@ arm64)
 		-nographic -no-reboot </dev/null >"$log" 2>&1
 	;;
 um)
-	root=$top/build/umlroot
-	"$here/mkinitramfs.sh" --dir "$root"
+	# LRB_UML_ROOT: a root made by "mkinitramfs.sh --dir" with an /init
+	# of the caller's; by default the KUnit one.
+	root=${LRB_UML_ROOT:-$top/build/umlroot}
+	[ -n "${LRB_UML_ROOT:-}" ] || "$here/mkinitramfs.sh" --dir "$root"
 	# UML maps its memory from a file in TMPDIR, which must allow exec
 	# (/dev/shm may be small or noexec on some machines).
 	mkdir -p "$top/build/tmp"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # deps.sh: install the Debian packages the harness needs, if missing.
 set -euo pipefail
-pkgs=(linux-source-6.12 quilt sparse coccinelle qemu-system-x86 flex bison bc
+. "$(dirname "$0")/base.sh"
+pkgs=("$base_pkg" quilt sparse coccinelle qemu-system-x86 flex bison bc
       libelf-dev libssl-dev libc6-dev busybox-static cpio ccache dwarves babeltrace2
       spin ocaml-nox python3 python3-bt2 gcc make rsync file xz-utils diffstat python3-sphinx
       gcc-aarch64-linux-gnu qemu-system-arm

@@ -8,9 +8,10 @@
 #	guest/workload.sh is /bin/lrb-workload, and
 #	each BIN goes to /bin (modules, *.ko, to /lib; a directory, DIR/,
 #	is copied over the root: its DIR/usr/bin/x becomes /usr/bin/x).
-#   mkinitramfs.sh --dir DIR
-#	the same root with guest/kunit-init.sh, as a directory (UML boots on
-#	it through hostfs); remade only when kunit-init.sh is newer.
+#   mkinitramfs.sh --dir DIR [INIT [BIN...]]
+#	the same root as a directory (UML boots on it through hostfs), with
+#	guest/kunit-init.sh as /init unless INIT is given; remade only when
+#	INIT or a BIN is newer.
 #   mkinitramfs.sh --tiny OUT.cpio.gz CC [FLAGS...]
 #	for the guests that have no busybox (i386, arm64): /init is
 #	guest/init-kunit.c, built by CC without libc; remade only when
@@ -51,9 +52,16 @@ cpio_gz() {
 
 case ${1:-} in
 --dir)
-	[ "$2/init" -nt "$guest/kunit-init.sh" ] && exit 0
-	mkdir -p "$2"
-	busybox_root "$2" "$guest/kunit-init.sh"
+	dir=$2
+	init=${3:-$guest/kunit-init.sh}
+	shift $(($# > 2 ? 3 : 2))
+	fresh=1
+	for f in "$init" "$@"; do
+		[ "$dir/init" -nt "$f" ] || fresh=0
+	done
+	[ $fresh = 1 ] && exit 0
+	mkdir -p "$dir"
+	busybox_root "$dir" "$init" "$@"
 	;;
 --tiny)
 	out=$2

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tree.sh: make build/linux the Debian 6.12 tree with the series applied.
+# tree.sh: make build/linux the base tree (base.sh) with the series applied.
 # The tree is extracted once and reused; the series is re-applied with
 # quilt (pop everything, push everything), so only the files the series
 # touches change.
@@ -7,15 +7,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 tree=${LRB_TREE:-$top/build/linux}
-tarball=$(dpkg -L linux-source-6.12 | grep -m1 'linux-source-6.12.tar.xz$')
+. "$here/base.sh"
 
 if [ ! -f "$tree/Makefile" ]; then
-	echo "tree: extracting $tarball"
-	mkdir -p "$(dirname "$tree")"
-	tmp=$(mktemp -d "$(dirname "$tree")/extract.XXXXXX")
-	tar -C "$tmp" -xf "$tarball"
-	mv "$tmp"/linux-source-6.12 "$tree"
-	rmdir "$tmp"
+	echo "tree: extracting $(base_tarball)"
+	base_extract "$tree"
 fi
 ln -sfn "$top/patches" "$tree/patches"
 ln -sfn "$top/series" "$tree/series"

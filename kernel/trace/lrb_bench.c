@@ -5,7 +5,9 @@
  * and against a floor loop, all in the same run, with the same clock.
  * Table 5: the cost of a trace event recorded by LRB's probe or ftrace's.
  * Table 6: sub-buffer switches by sub-buffer size, the worst single write
- * and the reader's worst get; table 7: cache-cold writes.
+ * and the reader's worst get; table 7: cache-cold writes. The "writer"
+ * parameter starts a thread that hits the bench trace event for a while,
+ * for user-space readers to drain.
  *
  * Built in, it runs at boot with lrb_bench.run=1; as a module, at load
  * with run=1, and the module can be removed once it has run. Every
@@ -20,6 +22,7 @@
 
 #include <linux/init.h>
 #include <linux/irqflags.h>
+#include <linux/kthread.h>
 #include <linux/lrb.h>
 #include <linux/lrb_marker.h>
 #include <linux/module.h>
@@ -28,6 +31,7 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 #include <linux/trace.h>
 #include <linux/trace_events.h>
@@ -1144,6 +1148,107 @@ out:
 		lrb_channel_destroy(cc);
 }
 
+/* ---- 8. a writer for user-space readers ---- */
+
+#ifdef CONFIG_LRB_TRACE_EVENTS
+
+/*
+ * Writing MS to the "writer" parameter starts a kernel thread on CPU 0
+ * that hits the bench tracepoint for MS milliseconds as
+ * fast as it can, for user-space readers to drain whatever has the event
+ * enabled (an LRB channel's stream files, an ftrace instance's
+ * trace_pipe_raw), mapped or read. Reading the parameter gives 1 while
+ * the thread writes, 0 otherwise. The thread yields whenever the
+ * scheduler asks: on one CPU, readers run when it does.
+ */
+static DEFINE_MUTEX(writer_lock);
+static struct task_struct *writer_task;	/* under writer_lock; holds a ref */
+static atomic_t writer_busy;
+
+static int writer_fn(void *data)
+{
+	u64 end = bench_now() + (unsigned long)data * NSEC_PER_MSEC;
+	u32 i = 0;
+
+	while (!kthread_should_stop() && bench_now() < end) {
+		do {
+			trace_lrb_bench_event(i, i + 1, i + 2, i + 3, i + 4,
+					      "lrb_bench");
+		} while (++i % 64);
+		cond_resched();
+	}
+	atomic_set(&writer_busy, 0);
+	return 0;
+}
+
+/* Stop and release the thread of the last start, done or not. */
+static void writer_stop(void)
+{
+	if (writer_task)
+		kthread_stop_put(writer_task);
+	writer_task = NULL;
+}
+
+static int writer_set(const char *val, const struct kernel_param *kp)
+{
+	struct task_struct *t;
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint(val, 0, &ms);
+	if (ret)
+		return ret;
+	if (!ms || ms > 60 * MSEC_PER_SEC)
+		return -EINVAL;
+	if (!cpu_online(0))
+		return -ENODEV;
+	mutex_lock(&writer_lock);
+	ret = -EBUSY;
+	if (atomic_read(&writer_busy))
+		goto out;
+	writer_stop();
+	t = kthread_create(writer_fn, (void *)(unsigned long)ms,
+			   "lrb_bench_writer");
+	ret = PTR_ERR_OR_ZERO(t);
+	if (ret)
+		goto out;
+	kthread_bind(t, 0);
+	get_task_struct(t);
+	writer_task = t;
+	atomic_set(&writer_busy, 1);
+	wake_up_process(t);
+out:
+	mutex_unlock(&writer_lock);
+	return ret;
+}
+
+static int writer_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&writer_busy));
+}
+
+static const struct kernel_param_ops writer_ops = {
+	.set = writer_set,
+	.get = writer_get,
+};
+module_param_cb(writer, &writer_ops, NULL, 0600);
+MODULE_PARM_DESC(writer, "write MS: hit the bench event for MS ms (at most 60000) from a thread on CPU 0; reads 1 while it writes");
+
+static void writer_exit(void)
+{
+	mutex_lock(&writer_lock);
+	writer_stop();
+	mutex_unlock(&writer_lock);
+}
+
+#else
+
+static void writer_exit(void)
+{
+}
+
+#endif /* CONFIG_LRB_TRACE_EVENTS */
+
 static int __init lrb_bench_init(void)
 {
 	if (!run)
@@ -1165,9 +1270,10 @@ static int __init lrb_bench_init(void)
 }
 late_initcall(lrb_bench_init);
 
-/* Everything was freed when the run ended: nothing to undo. */
+/* Everything the run used was freed when it ended; a writer may be left. */
 static void __exit lrb_bench_exit(void)
 {
+	writer_exit();
 }
 module_exit(lrb_bench_exit);
 

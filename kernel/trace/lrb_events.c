@@ -30,6 +30,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/string_choices.h>
 #include <linux/tracepoint.h>
 #include <linux/unaligned.h>
 
@@ -88,7 +89,7 @@ void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
 		      const char *suffix)
 {
 	seq_buf_printf(s, "\t\tinteger { size = %u; align = %u; signed = %s;%s%s } _%s%s;",
-		       bits, align, flags & LRB_TSDL_SIGNED ? "true" : "false",
+		       bits, align, str_true_false(flags & LRB_TSDL_SIGNED),
 		       flags & LRB_TSDL_HEX ? " base = 16;" : "",
 		       flags & LRB_TSDL_TEXT ? " encoding = UTF8;" : "",
 		       name, suffix);
@@ -110,7 +111,7 @@ void lrb_tsdl_enum(struct seq_buf *s, const char *name, unsigned int bits,
 		   unsigned int align, unsigned int flags, const char *mappings)
 {
 	seq_buf_printf(s, "\t\tenum : integer { size = %u; align = %u; signed = %s; }",
-		       bits, align, flags & LRB_TSDL_SIGNED ? "true" : "false");
+		       bits, align, str_true_false(flags & LRB_TSDL_SIGNED));
 	seq_buf_printf(s, " { %s } _%s;\n", mappings, name);
 }
 
