@@ -9,14 +9,17 @@
  *   mmap-drain [REPS [MS]]
  *
  * Each repetition drains an LRB channel and then an ftrace instance, both
- * of 64 sub-buffers of 16 KiB in discard mode with only the bench event
- * enabled, while the writer writes for MS milliseconds; then the reader
- * drains what is left. Each reader walks every record header of what it
+ * of 64 sub-buffers of 16 KiB (ftrace has its reader page besides) in
+ * discard mode with only the bench event enabled, while the writer writes
+ * for MS milliseconds; then the reader drains what is left. LRB wakes its
+ * reader per sub-buffer; ftrace runs twice, woken at about a sub-buffer
+ * (buffer_percent 1) and at its default, half the buffer (50). Each reader walks every record header of what it
  * gets (as a consumer that decodes or copies must) and sums one word of
  * each record, and is checked against the kernel's counters: the records
  * it saw must be exactly those the kernel says it delivered. Prints the
- * bytes and records drained per second of each, min / median / max over
- * the repetitions, and the ratio LRB / ftrace of each repetition.
+ * records drained per second of each, min / median / max over the
+ * repetitions, the ratios LRB / ftrace of each repetition, and the time
+ * each reader takes per sub-buffer.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,6 +67,7 @@ struct trace_buffer_meta {
 
 struct result {
 	uint64_t bytes, records, kernel_delivered, kernel_lost, ns;
+	uint64_t subbufs, take_ns;	/* sub-buffers taken, time taking them */
 };
 
 static void die(const char *fmt, ...)
@@ -151,7 +155,8 @@ static void lrb_packet(const uint8_t *p, struct result *r)
 		size_t hl = rh->id == LRB_ID_EXTENDED ?
 			sizeof(struct lrb_record_header_ext) : sizeof(*rh);
 
-		sum += *(const uint32_t *)(p + off + hl);
+		if (rh->len >= 4)
+			sum += *(const uint32_t *)(p + off + hl);
 		off = (off + hl + rh->len + LRB_RECORD_ALIGN - 1) &
 		      ~(uint64_t)(LRB_RECORD_ALIGN - 1);
 		r->records++;
@@ -164,7 +169,7 @@ static void lrb_packet(const uint8_t *p, struct result *r)
 static int lrb_take(int fd, const uint8_t *map, const struct lrb_stream_info *in,
 		    struct result *r)
 {
-	uint64_t pos;
+	uint64_t pos, t0 = now_ns();
 	int n = 0;
 
 	while (!ioctl(fd, LRB_IOC_GET_SUBBUF, &pos)) {
@@ -175,15 +180,18 @@ static int lrb_take(int fd, const uint8_t *map, const struct lrb_stream_info *in
 	}
 	if (errno != EAGAIN)
 		die("lrb: get: %s", strerror(errno));
+	r->take_ns += now_ns() - t0;
+	r->subbufs += n;
 	return n;
 }
 
 static struct result run_lrb(int ms)
 {
 	struct pollfd pfd = { .events = POLLIN };
+	static char st[65536];
 	struct lrb_stream_info in;
 	struct result r = { 0 };
-	char st[8192];
+	int done;
 	uint8_t *map;
 	uint64_t t0;
 
@@ -201,17 +209,15 @@ static struct result run_lrb(int ms)
 	put(CHAN "/enable", "1\n");
 	t0 = now_ns();
 	put(WRITER, "%d\n", ms);
-	for (;;) {
+	do {
 		if (poll(&pfd, 1, 20) < 0)
 			die("lrb: poll: %s", strerror(errno));
-		if (lrb_take(pfd.fd, map, &in, &r) || writer_running())
-			continue;
-		/* The writer is done: close the open sub-buffer, take it. */
-		if (ioctl(pfd.fd, LRB_IOC_FLUSH))
+		/* Once the writer is done, close the open sub-buffer too. */
+		done = !writer_running();
+		if (done && ioctl(pfd.fd, LRB_IOC_FLUSH))
 			die("lrb: flush: %s", strerror(errno));
 		lrb_take(pfd.fd, map, &in, &r);
-		break;
-	}
+	} while (!done);
 	r.ns = now_ns() - t0;
 	put(CHAN "/enable", "0\n");
 	lrb_take(pfd.fd, map, &in, &r);
@@ -269,6 +275,7 @@ static int ftrace_take(int fd, struct trace_buffer_meta *meta,
 		       struct result *r)
 {
 	uint32_t id, from, to;
+	uint64_t t0 = now_ns();
 
 	if (ioctl(fd, TRACE_MMAP_IOCTL_GET_READER))
 		die("ftrace: get reader: %s", strerror(errno));
@@ -277,14 +284,15 @@ static int ftrace_take(int fd, struct trace_buffer_meta *meta,
 	from = id == *last_id ? *last_end : 0;
 	*last_id = id;
 	*last_end = to;
-	if (to <= from)
-		return 0;
-	ftrace_data(data + (size_t)id * meta->subbuf_size + RB_PAGE_HDR, from,
-		    to, r);
-	return 1;
+	if (to > from)
+		ftrace_data(data + (size_t)id * meta->subbuf_size + RB_PAGE_HDR,
+			    from, to, r);
+	r->take_ns += now_ns() - t0;
+	r->subbufs += to > from;
+	return to > from;
 }
 
-static struct result run_ftrace(int ms)
+static struct result run_ftrace(int ms, int percent)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	uint32_t last_id = ~0U, last_end = 0;
@@ -294,13 +302,16 @@ static struct result run_ftrace(int ms)
 	uint8_t *map;
 	char st[1024];
 	uint64_t t0;
-	int n;
+	int done;
 
 	if (mkdir(INST, 0700) && errno != EEXIST)
 		die("%s: %s", INST, strerror(errno));
 	put(INST "/tracing_on", "0\n");
 	put(INST "/buffer_subbuf_size_kb", "%d\n", SUBBUF_KB);
-	put(INST "/buffer_size_kb", "%d\n", SUBBUF_KB * NSUBBUF);
+	/* 64 pages of 16368 bytes of data, and the reader page. */
+	put(INST "/buffer_size_kb", "%d\n", SUBBUF_KB * NSUBBUF - 1);
+	/* 1: woken at about a sub-buffer, as LRB's reader is; 50: default. */
+	put(INST "/buffer_percent", "%d\n", percent);
 	put(INST "/options/overwrite", "0\n");
 	put(INST "/events/lrb_bench/lrb_bench_event/enable", "1\n");
 	pfd.fd = open(INST "/per_cpu/cpu0/trace_pipe_raw", O_RDONLY | O_NONBLOCK);
@@ -309,6 +320,9 @@ static struct result run_ftrace(int ms)
 	meta = mmap(NULL, page, PROT_READ, MAP_SHARED, pfd.fd, 0);
 	if (meta == MAP_FAILED)
 		die("ftrace: mmap: %s", strerror(errno));
+	if (meta->nr_subbufs != NSUBBUF + 1 || meta->subbuf_size != SUBBUF_KB * 1024)
+		die("ftrace: %u sub-buffers of %u bytes, not %d of %d",
+		    meta->nr_subbufs, meta->subbuf_size, NSUBBUF + 1, SUBBUF_KB * 1024);
 	len = meta->meta_page_size + (size_t)meta->nr_subbufs * meta->subbuf_size;
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, pfd.fd, 0);
 	if (map == MAP_FAILED)
@@ -318,18 +332,14 @@ static struct result run_ftrace(int ms)
 	put(INST "/tracing_on", "1\n");
 	t0 = now_ns();
 	put(WRITER, "%d\n", ms);
-	for (;;) {
+	do {
 		if (poll(&pfd, 1, 20) < 0)
 			die("ftrace: poll: %s", strerror(errno));
-		n = 0;
+		done = !writer_running();
 		while (ftrace_take(pfd.fd, meta, map + meta->meta_page_size,
 				   &last_id, &last_end, &r))
-			n++;
-		if (n || writer_running())
-			continue;
-		/* The writer is done and nothing was new: drained. */
-		break;
-	}
+			;
+	} while (!done);
 	r.ns = now_ns() - t0;
 	put(INST "/tracing_on", "0\n");
 	while (ftrace_take(pfd.fd, meta, map + meta->meta_page_size, &last_id,
@@ -358,7 +368,7 @@ static int cmp(const void *a, const void *b)
 static void mmm(const char *what, double *v, int n, const char *fmt)
 {
 	qsort(v, n, sizeof(*v), cmp);
-	printf("mmap-drain: %-44s", what);
+	printf("mmap-drain: %-50s", what);
 	printf(fmt, v[0]);
 	printf(" / ");
 	printf(fmt, v[n / 2]);
@@ -380,8 +390,10 @@ static void check(const char *who, int rep, const struct result *r)
 int main(int argc, char **argv)
 {
 	int reps = argc > 1 ? atoi(argv[1]) : 5, ms = argc > 2 ? atoi(argv[2]) : 500;
-	static double lb[MAX_REPS], fb[MAX_REPS], le[MAX_REPS], fe[MAX_REPS];
-	static double rb[MAX_REPS], re[MAX_REPS], ll[MAX_REPS], fl[MAX_REPS];
+	static double le[MAX_REPS], fe[MAX_REPS], ge[MAX_REPS];
+	static double rf[MAX_REPS], rg[MAX_REPS], lb[MAX_REPS];
+	static double lt[MAX_REPS], ft[MAX_REPS], gt[MAX_REPS];
+	static double ll[MAX_REPS], fl[MAX_REPS], gl[MAX_REPS];
 	int i;
 
 	if (reps < 1 || reps > MAX_REPS || ms < 1)
@@ -389,34 +401,45 @@ int main(int argc, char **argv)
 	if (access(WRITER, W_OK))
 		die("%s: %s (lrb_bench with its writer?)", WRITER, strerror(errno));
 	for (i = 0; i < reps; i++) {
-		struct result l = run_lrb(ms), f = run_ftrace(ms);
+		struct result l = run_lrb(ms), f = run_ftrace(ms, 1);
+		struct result g = run_ftrace(ms, 50);
 
 		check("lrb", i, &l);
 		check("ftrace", i, &f);
-		lb[i] = l.bytes * 1e3 / l.ns;	/* MB/s */
-		fb[i] = f.bytes * 1e3 / f.ns;
+		check("ftrace, buffer_percent 50", i, &g);
 		le[i] = l.records * 1e3 / l.ns;	/* M records/s */
 		fe[i] = f.records * 1e3 / f.ns;
-		rb[i] = lb[i] / fb[i];
-		re[i] = le[i] / fe[i];
+		ge[i] = g.records * 1e3 / g.ns;
+		rf[i] = le[i] / fe[i];
+		rg[i] = le[i] / ge[i];
+		lb[i] = l.bytes * 1e3 / l.ns;	/* MB/s */
+		lt[i] = l.take_ns / 1e3 / l.subbufs;	/* us per sub-buffer */
+		ft[i] = f.take_ns / 1e3 / f.subbufs;
+		gt[i] = g.take_ns / 1e3 / g.subbufs;
 		ll[i] = 100.0 * l.kernel_lost / (l.kernel_lost + l.records);
 		fl[i] = 100.0 * f.kernel_lost / (f.kernel_lost + f.records);
-		printf("mmap-drain: rep %d: lrb %llu records, %llu bytes, %llu lost, %.3f s; ftrace %llu records, %llu bytes, %llu lost, %.3f s\n",
+		gl[i] = 100.0 * g.kernel_lost / (g.kernel_lost + g.records);
+		printf("mmap-drain: rep %d: lrb %llu records, %llu bytes, %llu lost, %.3f s; ftrace %llu records, %llu bytes, %llu lost, %.3f s; ftrace at 50 %% %llu records, %llu lost\n",
 		       i, (unsigned long long)l.records, (unsigned long long)l.bytes,
 		       (unsigned long long)l.kernel_lost, l.ns / 1e9,
 		       (unsigned long long)f.records, (unsigned long long)f.bytes,
-		       (unsigned long long)f.kernel_lost, f.ns / 1e9);
+		       (unsigned long long)f.kernel_lost, f.ns / 1e9,
+		       (unsigned long long)g.records, (unsigned long long)g.kernel_lost);
 	}
-	printf("mmap-drain: user-space readers of mapped buffers, writer on CPU 0 for %d ms, %d sub-buffers of %d KiB, discard mode; min / median / max over %d reps\n",
+	printf("mmap-drain: user-space readers of mapped buffers, writer on CPU 0 for %d ms, %d sub-buffers of %d KiB (ftrace: and its reader page), discard mode; min / median / max over %d reps\n",
 	       ms, NSUBBUF, SUBBUF_KB, reps);
-	mmm("LRB mapped stream, MB/s", lb, reps, "%.1f");
-	mmm("ftrace mapped ring buffer, MB/s", fb, reps, "%.1f");
-	mmm("LRB, M records/s", le, reps, "%.2f");
-	mmm("ftrace, M records/s", fe, reps, "%.2f");
-	mmm("ratio LRB / ftrace, bytes/s", rb, reps, "%.2f");
-	mmm("ratio LRB / ftrace, records/s", re, reps, "%.2f");
+	mmm("LRB mapped stream, M records/s", le, reps, "%.2f");
+	mmm("ftrace mapped, buffer_percent 1, M records/s", fe, reps, "%.2f");
+	mmm("ftrace mapped, buffer_percent 50, M records/s", ge, reps, "%.2f");
+	mmm("ratio LRB / ftrace at 1 %", rf, reps, "%.2f");
+	mmm("ratio LRB / ftrace at 50 %", rg, reps, "%.2f");
+	mmm("LRB, MB/s", lb, reps, "%.1f");
+	mmm("LRB, us per sub-buffer taken", lt, reps, "%.1f");
+	mmm("ftrace at 1 %, us per sub-buffer taken", ft, reps, "%.1f");
+	mmm("ftrace at 50 %, us per sub-buffer taken", gt, reps, "%.1f");
 	mmm("LRB records lost, %", ll, reps, "%.1f");
-	mmm("ftrace records lost, %", fl, reps, "%.1f");
+	mmm("ftrace at 1 % records lost, %", fl, reps, "%.1f");
+	mmm("ftrace at 50 % records lost, %", gl, reps, "%.1f");
 	printf("mmap-drain: done\n");
 	return 0;
 }

@@ -1154,20 +1154,23 @@ out:
 
 /*
  * Writing MS to the "writer" parameter starts a kernel thread on CPU 0
- * that hits the bench tracepoint for MS milliseconds as
- * fast as it can, for user-space readers to drain whatever has the event
- * enabled (an LRB channel's stream files, an ftrace instance's
- * trace_pipe_raw), mapped or read. Reading the parameter gives 1 while
- * the thread writes, 0 otherwise. The thread yields whenever the
- * scheduler asks: on one CPU, readers run when it does.
+ * that hits the bench tracepoint for MS milliseconds as fast as it can,
+ * for user-space readers to drain whatever has the event enabled (an LRB
+ * channel's stream files, an ftrace instance's trace_pipe_raw), mapped or
+ * read. Reading the parameter gives 1 while the thread writes, 0
+ * otherwise. The thread yields whenever the scheduler asks: on one CPU,
+ * readers run when it does. Starts are refused until the module is
+ * initialized (a parameter given at load or on the kernel command line is
+ * set before kthreads can run it) and once its exit has begun.
  */
 static DEFINE_MUTEX(writer_lock);
+static bool writer_ready;		/* under writer_lock */
 static struct task_struct *writer_task;	/* under writer_lock; holds a ref */
 static atomic_t writer_busy;
 
 static int writer_fn(void *data)
 {
-	u64 end = bench_now() + (unsigned long)data * NSEC_PER_MSEC;
+	u64 end = bench_now() + (u64)(unsigned long)data * NSEC_PER_MSEC;
 	u32 i = 0;
 
 	while (!kthread_should_stop() && bench_now() < end) {
@@ -1177,7 +1180,8 @@ static int writer_fn(void *data)
 		} while (++i % 64);
 		cond_resched();
 	}
-	atomic_set(&writer_busy, 0);
+	/* Pairs with atomic_read_acquire() in writer_get(). */
+	atomic_set_release(&writer_busy, 0);
 	return 0;
 }
 
@@ -1187,6 +1191,8 @@ static void writer_stop(void)
 	if (writer_task)
 		kthread_stop_put(writer_task);
 	writer_task = NULL;
+	/* A thread stopped before it ran did not clear it. */
+	atomic_set(&writer_busy, 0);
 }
 
 static int writer_set(const char *val, const struct kernel_param *kp)
@@ -1200,23 +1206,28 @@ static int writer_set(const char *val, const struct kernel_param *kp)
 		return ret;
 	if (!ms || ms > 60 * MSEC_PER_SEC)
 		return -EINVAL;
-	if (!cpu_online(0))
-		return -ENODEV;
 	mutex_lock(&writer_lock);
 	ret = -EBUSY;
-	if (atomic_read(&writer_busy))
+	if (!writer_ready || atomic_read(&writer_busy))
 		goto out;
 	writer_stop();
+	/* CPU 0 stays online from the check to the wakeup. */
+	cpus_read_lock();
+	ret = -ENODEV;
+	if (!cpu_online(0))
+		goto out_cpus;
 	t = kthread_create(writer_fn, (void *)(unsigned long)ms,
 			   "lrb_bench_writer");
 	ret = PTR_ERR_OR_ZERO(t);
 	if (ret)
-		goto out;
+		goto out_cpus;
 	kthread_bind(t, 0);
 	get_task_struct(t);
 	writer_task = t;
 	atomic_set(&writer_busy, 1);
 	wake_up_process(t);
+out_cpus:
+	cpus_read_unlock();
 out:
 	mutex_unlock(&writer_lock);
 	return ret;
@@ -1224,7 +1235,7 @@ out:
 
 static int writer_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%d\n", atomic_read(&writer_busy));
+	return sysfs_emit(buf, "%d\n", atomic_read_acquire(&writer_busy));
 }
 
 static const struct kernel_param_ops writer_ops = {
@@ -1234,16 +1245,18 @@ static const struct kernel_param_ops writer_ops = {
 module_param_cb(writer, &writer_ops, NULL, 0600);
 MODULE_PARM_DESC(writer, "write MS: hit the bench event for MS ms (at most 60000) from a thread on CPU 0; reads 1 while it writes");
 
-static void writer_exit(void)
+static void writer_start_allowed(bool allowed)
 {
 	mutex_lock(&writer_lock);
-	writer_stop();
+	writer_ready = allowed;
+	if (!allowed)
+		writer_stop();
 	mutex_unlock(&writer_lock);
 }
 
 #else
 
-static void writer_exit(void)
+static void writer_start_allowed(bool allowed)
 {
 }
 
@@ -1252,7 +1265,7 @@ static void writer_exit(void)
 static int __init lrb_bench_init(void)
 {
 	if (!run)
-		return 0;
+		goto out;
 	reps = clamp(reps, 3, MAX_REPS);
 	loops = max(loops, 1000);
 	batches = max(batches, 1);
@@ -1266,6 +1279,9 @@ static int __init lrb_bench_init(void)
 	bench_switches();
 	bench_cold();
 	pr_info("done\n");
+out:
+	/* Not before: a writer would run beside the tables. */
+	writer_start_allowed(true);
 	return 0;
 }
 late_initcall(lrb_bench_init);
@@ -1273,7 +1289,7 @@ late_initcall(lrb_bench_init);
 /* Everything the run used was freed when it ended; a writer may be left. */
 static void __exit lrb_bench_exit(void)
 {
-	writer_exit();
+	writer_start_allowed(false);
 }
 module_exit(lrb_bench_exit);
 
