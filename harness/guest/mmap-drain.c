@@ -269,33 +269,48 @@ static void ftrace_data(const uint8_t *d, uint32_t from, uint32_t to,
 	sink += sum;
 }
 
-/* Swap in a reader sub-buffer and walk what it holds that is new. */
-static int ftrace_take(int fd, struct trace_buffer_meta *meta,
-		       const uint8_t *data, uint32_t *last_id, uint32_t *last_end,
-		       struct result *r)
+/* A mapped trace_pipe_raw, and how far its reader sub-buffer was read. */
+struct ftrace_reader {
+	int fd;
+	struct trace_buffer_meta *meta;
+	const uint8_t *data;		/* sub-buffer 0 */
+	uint32_t last_id, last_end;
+};
+
+/*
+ * Swap in reader sub-buffers and walk what they hold that is new, until
+ * none is; the number of sub-buffers that had some.
+ */
+static int ftrace_take(struct ftrace_reader *f, struct result *r)
 {
+	const struct trace_buffer_meta *m = f->meta;
 	uint32_t id, from, to;
 	uint64_t t0 = now_ns();
+	int n = 0;
 
-	if (ioctl(fd, TRACE_MMAP_IOCTL_GET_READER))
-		die("ftrace: get reader: %s", strerror(errno));
-	id = meta->reader.id;
-	to = meta->reader.read;
-	from = id == *last_id ? *last_end : 0;
-	*last_id = id;
-	*last_end = to;
-	if (to > from)
-		ftrace_data(data + (size_t)id * meta->subbuf_size + RB_PAGE_HDR,
-			    from, to, r);
+	do {
+		if (ioctl(f->fd, TRACE_MMAP_IOCTL_GET_READER))
+			die("ftrace: get reader: %s", strerror(errno));
+		id = m->reader.id;
+		to = m->reader.read;
+		from = id == f->last_id ? f->last_end : 0;
+		f->last_id = id;
+		f->last_end = to;
+		if (to > from) {
+			ftrace_data(f->data + (size_t)id * m->subbuf_size +
+				    RB_PAGE_HDR, from, to, r);
+			n++;
+		}
+	} while (to > from);
 	r->take_ns += now_ns() - t0;
-	r->subbufs += to > from;
-	return to > from;
+	r->subbufs += n;
+	return n;
 }
 
 static struct result run_ftrace(int ms, int percent)
 {
 	struct pollfd pfd = { .events = POLLIN };
-	uint32_t last_id = ~0U, last_end = 0;
+	struct ftrace_reader f = { .last_id = ~0U };
 	struct trace_buffer_meta *meta;
 	struct result r = { 0 };
 	size_t page = getpagesize(), len;
@@ -328,7 +343,9 @@ static struct result run_ftrace(int ms, int percent)
 	if (map == MAP_FAILED)
 		die("ftrace: mmap %zu: %s", len, strerror(errno));
 	munmap(meta, page);
-	meta = (void *)map;
+	f.fd = pfd.fd;
+	f.meta = (void *)map;
+	f.data = map + f.meta->meta_page_size;
 	put(INST "/tracing_on", "1\n");
 	t0 = now_ns();
 	put(WRITER, "%d\n", ms);
@@ -336,15 +353,11 @@ static struct result run_ftrace(int ms, int percent)
 		if (poll(&pfd, 1, 20) < 0)
 			die("ftrace: poll: %s", strerror(errno));
 		done = !writer_running();
-		while (ftrace_take(pfd.fd, meta, map + meta->meta_page_size,
-				   &last_id, &last_end, &r))
-			;
+		ftrace_take(&f, &r);
 	} while (!done);
 	r.ns = now_ns() - t0;
 	put(INST "/tracing_on", "0\n");
-	while (ftrace_take(pfd.fd, meta, map + meta->meta_page_size, &last_id,
-			   &last_end, &r))
-		;
+	ftrace_take(&f, &r);
 	get(INST "/per_cpu/cpu0/stats", st, sizeof(st));
 	r.kernel_delivered = key(st, NULL, "read events");
 	r.kernel_lost = key(st, NULL, "overrun") + key(st, NULL, "dropped events");

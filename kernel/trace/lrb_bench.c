@@ -1159,12 +1159,9 @@ out:
  * channel's stream files, an ftrace instance's trace_pipe_raw), mapped or
  * read. Reading the parameter gives 1 while the thread writes, 0
  * otherwise. The thread yields whenever the scheduler asks: on one CPU,
- * readers run when it does. Starts are refused until the module is
- * initialized (a parameter given at load or on the kernel command line is
- * set before kthreads can run it) and once its exit has begun.
+ * readers run when it does.
  */
 static DEFINE_MUTEX(writer_lock);
-static bool writer_ready;		/* under writer_lock */
 static struct task_struct *writer_task;	/* under writer_lock; holds a ref */
 static atomic_t writer_busy;
 
@@ -1195,6 +1192,20 @@ static void writer_stop(void)
 	atomic_set(&writer_busy, 0);
 }
 
+/*
+ * Starts wait for the module to be initialized (a parameter given at load
+ * or on the kernel command line is set before kthreads can run, and the
+ * tables would run beside the writer) and stop once its exit has begun.
+ */
+static bool writer_may_start(void)
+{
+#ifdef MODULE
+	return THIS_MODULE->state == MODULE_STATE_LIVE;
+#else
+	return system_state == SYSTEM_RUNNING;
+#endif
+}
+
 static int writer_set(const char *val, const struct kernel_param *kp)
 {
 	struct task_struct *t;
@@ -1208,7 +1219,7 @@ static int writer_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	mutex_lock(&writer_lock);
 	ret = -EBUSY;
-	if (!writer_ready || atomic_read(&writer_busy))
+	if (!writer_may_start() || atomic_read(&writer_busy))
 		goto out;
 	writer_stop();
 	/* CPU 0 stays online from the check to the wakeup. */
@@ -1245,18 +1256,16 @@ static const struct kernel_param_ops writer_ops = {
 module_param_cb(writer, &writer_ops, NULL, 0600);
 MODULE_PARM_DESC(writer, "write MS: hit the bench event for MS ms (at most 60000) from a thread on CPU 0; reads 1 while it writes");
 
-static void writer_start_allowed(bool allowed)
+static void writer_exit(void)
 {
 	mutex_lock(&writer_lock);
-	writer_ready = allowed;
-	if (!allowed)
-		writer_stop();
+	writer_stop();
 	mutex_unlock(&writer_lock);
 }
 
 #else
 
-static void writer_start_allowed(bool allowed)
+static void writer_exit(void)
 {
 }
 
@@ -1265,7 +1274,7 @@ static void writer_start_allowed(bool allowed)
 static int __init lrb_bench_init(void)
 {
 	if (!run)
-		goto out;
+		return 0;
 	reps = clamp(reps, 3, MAX_REPS);
 	loops = max(loops, 1000);
 	batches = max(batches, 1);
@@ -1279,9 +1288,6 @@ static int __init lrb_bench_init(void)
 	bench_switches();
 	bench_cold();
 	pr_info("done\n");
-out:
-	/* Not before: a writer would run beside the tables. */
-	writer_start_allowed(true);
 	return 0;
 }
 late_initcall(lrb_bench_init);
@@ -1289,7 +1295,7 @@ late_initcall(lrb_bench_init);
 /* Everything the run used was freed when it ended; a writer may be left. */
 static void __exit lrb_bench_exit(void)
 {
-	writer_start_allowed(false);
+	writer_exit();
 }
 module_exit(lrb_bench_exit);
 
