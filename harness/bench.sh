@@ -2,9 +2,10 @@
 # bench.sh: run lrb_bench in UML (native execution, built in) for both sync
 # variants, then in the same boot guest/mmap-drain.c (user-space readers of
 # LRB's mapped stream files and of ftrace's mapped ring buffer, while
-# lrb_bench's writer thread writes), and once in the x86_64 guest (QEMU TCG: functional only, not
-# timings), as a module loaded and unloaded; then LTTng beside LRB in the
-# x86_64 guest (lttng.sh; LRB_BENCH_LTTNG=0 leaves it out).
+# lrb_bench's writer thread writes), and once in the x86_64 guest (QEMU
+# TCG: functional only, not timings), as a module loaded and unloaded;
+# then LTTng beside LRB in the x86_64 guest (lttng.sh; LRB_BENCH_LTTNG=0
+# leaves it out).
 # Prints the tables with the CPU model and the date.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
