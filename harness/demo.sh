@@ -64,3 +64,15 @@ echo "babeltrace2 printed $(wc -l <"$work/trace.txt") events; the kernel deliver
 echo "The trace directory (CTF 1.8; open it in Trace Compass: File > Open Trace, pick metadata):"
 echo "    $trace"
 echo "Full listing: $work/trace.txt"
+lt=$work/share/lttng-trace
+if [ -f "$lt/kernel/metadata" ]; then
+	echo
+	echo "== the same workload recorded with lrb-record --layout lttng, as an LTTng analysis reads it:"
+	echo "== lttng-cputop $lt"
+	lttng-cputop "$lt" 2>&1 | grep -v -e '^Processing' -e '^Checking' | head -n 30
+	echo "lttng-schedtop, lttng-syscallstats, lttng-irqstats, lttng-memtop and the other lttng-* analyses"
+	echo "read it too; Trace Compass opens $lt/kernel/metadata with its kernel views."
+else
+	echo "demo: no LTTng-layout trace came back"
+	exit 1
+fi

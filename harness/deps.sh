@@ -7,7 +7,7 @@ pkgs=("$base_pkg" quilt sparse coccinelle qemu-system-x86 flex bison bc
       spin ocaml-nox python3 python3-bt2 gcc make rsync file xz-utils diffstat python3-sphinx
       gcc-aarch64-linux-gnu qemu-system-arm
       python3-sphinx-rtd-theme asciidoctor git
-      lttng-tools kmod)
+      lttng-tools kmod babeltrace python3-babeltrace python3-lttnganalyses)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -24,6 +24,30 @@ oracle.py [--min-events N] [compare] DIR
       of an exiting task by zombie versus dead);
     - at least N (default 1000) events were compared field by field.
 
+oracle.py lttng DIR
+    DIR/ftrace/, DIR/root_pid as for compare; DIR/lttng/kernel/ the trace an
+    LRB channel in the LTTng layout wrote at the same time
+  Runs every analysis of the LTTng analyses (python3-lttnganalyses) on the
+  LRB trace, each of which must exit 0 with no error, and checks their
+  figures for the workload's threads against ftrace's records:
+    - lttng-cputop: each thread's CPU time within one scheduling tick of
+      what ftrace's sched_switch records give;
+    - lttng-syscallstats: each thread's count of every system call equal to
+      ftrace's sys_exit_NAME records (the analysis counts a call at its
+      exit);
+    - lttng-memtop: each thread's allocated pages equal to ftrace's
+      mm_page_alloc records;
+    - lttng-irqstats: each hard IRQ's count equal to ftrace's
+      irq_handler_entry records in the LRB trace's time range;
+    - lttng-schedtop: wakeups of the workload's threads are listed;
+    - lttng-syscallstats names the process of DIR/bg_pid, which ran from
+      before the recording to after it, by its process id (which it knows
+      from the statedump only), not as '?';
+  and that the metadata has what Trace Compass's LTTng 2.9 kernel layout
+  and its kernel state provider read (TRACE_COMPASS below): its env,
+  cpu_id in the packet context, those events with those fields, integers
+  where it takes integers (never enumerations), text where it takes text.
+
 oracle.py coverage DIR
     DIR/available_events, DIR/lrb/
   Checks that the CTF metadata describes every event of available_events,
@@ -33,6 +57,7 @@ oracle.py coverage DIR
 Exit status 0 when every check passes, 1 otherwise (the last line says why).
 """
 import argparse
+import json
 import os
 import re
 import struct
@@ -160,12 +185,14 @@ def read_layout(ftdir):
 
 
 def ftrace_payloads(raw, lay, cpu, problems):
-    """Yield the data of each data event of the pages, in order.
+    """Yield (timestamp, data) of each data event of the pages, in order.
 
     Encoding (kernel/trace/ring_buffer.c): u32 header, type_len the low 5 bits;
     type_len 1..28: data of type_len*4 bytes at +4; 0: total length 4+array[0],
     data at +8 of array[0]-4 bytes; padding: 4+array[0] bytes, or, with
     time_delta 0, the end of the page's data; time extend/stamp: 8 bytes.
+    Timestamps as rb_update_read_stamp() keeps them: the page's, plus each
+    data event's and time extend's delta; a time stamp sets the low 59 bits.
     """
     (coff, csize), (doff, dsize) = lay['commit'], lay['data']
     psize = doff + dsize
@@ -183,6 +210,7 @@ def ftrace_payloads(raw, lay, cpu, problems):
             problems.append('cpu%d page %d: bad commit %#x' % (cpu, p // psize, commit))
             continue
         data, i = raw[p + doff:p + doff + length], 0
+        ts = int.from_bytes(raw[p:p + 8], 'little')
         while i + 4 <= length:
             hdr, = struct.unpack_from('<I', data, i)
             tl, delta = hdr & 31, hdr >> 5
@@ -191,16 +219,22 @@ def ftrace_payloads(raw, lay, cpu, problems):
                 if delta == 0:
                     break
                 size = 4 + arr
-            elif tl in (lay['time_extend'], lay['time_stamp']):
+            elif tl == lay['time_extend']:
+                ts += (arr << 27) + delta
+                size = 8
+            elif tl == lay['time_stamp']:
+                ts = (ts & ~((1 << 59) - 1)) | (arr << 27) | delta
                 size = 8
             elif tl == 0:
+                ts += delta
                 size = 4 + arr
                 if size >= 8 and i + size <= length:
-                    yield data[i + 8:i + size]
+                    yield ts, data[i + 8:i + size]
             elif tl <= lay['max']:
+                ts += delta
                 size = 4 + 4 * tl
                 if i + size <= length:
-                    yield data[i + 4:i + size]
+                    yield ts, data[i + 4:i + size]
             else:
                 size = 0
             if size < 8 or i + size > length:
@@ -210,15 +244,16 @@ def ftrace_payloads(raw, lay, cpu, problems):
             i += size
 
 
-def ftrace_records(ftdir, fmts, problems):
-    """[(cpu, 'system:event', {field: value})] in file order per CPU."""
+def ftrace_records(ftdir, fmts, problems, stamps=None):
+    """[(cpu, 'system:event', {field: value})] in file order per CPU; each
+    record's timestamp (ns of ftrace's clock) appended to stamps if given."""
     lay, recs, unknown = read_layout(ftdir), [], Counter()
     cpus = sorted(int(m.group(1)) for m in
                   (re.match(r'cpu(\d+)\.raw$', n) for n in os.listdir(ftdir)) if m)
     for cpu in cpus:
         with open(os.path.join(ftdir, 'cpu%d.raw' % cpu), 'rb') as f:
             raw = f.read()
-        for rec in ftrace_payloads(raw, lay, cpu, problems):
+        for ts, rec in ftrace_payloads(raw, lay, cpu, problems):
             etype = struct.unpack_from('<H', rec)[0] if len(rec) >= 2 else -1
             if etype not in fmts:
                 unknown[etype] += 1
@@ -228,6 +263,9 @@ def ftrace_records(ftdir, fmts, problems):
                 recs.append((cpu, name, {f.name: f.value(rec) for f in fields}))
             except (ValueError, struct.error) as e:
                 problems.append('cpu%d: undecodable %s record (%s)' % (cpu, name, e))
+                continue
+            if stamps is not None:
+                stamps.append(ts)
     for etype, n in sorted(unknown.items()):
         print('oracle: warning: %d ftrace records of type %d, which has no format' % (n, etype))
     return recs
@@ -393,6 +431,319 @@ def cmd_compare(d, min_events):
     return '; '.join(why)
 
 
+LTTNG_ANALYSES = ('cputop', 'iolatencyfreq', 'iolatencystats', 'iolatencytop', 'iolog',
+                  'iousagetop', 'irqfreq', 'irqlog', 'irqstats', 'memtop', 'schedfreq',
+                  'schedlog', 'schedstats', 'schedtop', 'syscallstats')
+TICK_NS = 4000000       # one scheduling tick of the guests (HZ=250)
+
+# What Trace Compass reads from an LTTng kernel trace (its Lttng29EventLayout
+# and the handlers of its KernelStateProvider, lttng2.kernel.core): event:
+# {field: 'int' or 'text'}.
+_HRT = {'hrtimer': 'int'}
+TRACE_COMPASS = {
+    'sched_switch': {'prev_comm': 'text', 'prev_tid': 'int', 'prev_state': 'int',
+                     'prev_prio': 'int', 'next_comm': 'text', 'next_tid': 'int',
+                     'next_prio': 'int'},
+    'sched_wakeup': {'tid': 'int', 'prio': 'int', 'target_cpu': 'int'},
+    'sched_waking': {'tid': 'int', 'prio': 'int', 'target_cpu': 'int'},
+    'sched_wakeup_new': {'tid': 'int', 'prio': 'int', 'target_cpu': 'int'},
+    'sched_process_fork': {'parent_tid': 'int', 'child_tid': 'int', 'child_pid': 'int',
+                           'child_comm': 'text'},
+    'sched_process_exit': {'tid': 'int'},
+    'sched_process_free': {'tid': 'int'},
+    'sched_process_exec': {'tid': 'int', 'filename': 'text'},
+    'sched_migrate_task': {'tid': 'int', 'dest_cpu': 'int'},
+    'irq_handler_entry': {'irq': 'int', 'name': 'text'},
+    'irq_handler_exit': {'irq': 'int', 'ret': 'int'},
+    'irq_softirq_entry': {'vec': 'int'},
+    'irq_softirq_exit': {'vec': 'int'},
+    'irq_softirq_raise': {'vec': 'int'},
+    'timer_hrtimer_start': dict(_HRT, function='int', expires='int', softexpires='int'),
+    'timer_hrtimer_expire_entry': dict(_HRT, now='int', function='int'),
+    'timer_hrtimer_expire_exit': _HRT,
+    'timer_hrtimer_cancel': _HRT,
+    'kmem_mm_page_alloc': {'order': 'int'},
+    'kmem_mm_page_free': {'order': 'int'},
+    'lttng_statedump_process_state': {'tid': 'int', 'pid': 'int', 'ppid': 'int',
+                                      'status': 'int', 'name': 'text'},
+    'syscall_entry_openat': {},
+    'syscall_exit_openat': {'ret': 'int'},
+    'x86_irq_vectors_local_timer_entry': {'vector': 'int'},
+}
+
+
+def tc_contract(path):
+    """What of TRACE_COMPASS the trace at path lacks: [problem]."""
+    import bt2
+    kinds = {}
+    for msg in bt2.TraceCollectionMessageIterator(path):
+        if not isinstance(msg, bt2._StreamBeginningMessageConst):
+            continue
+        env = msg.stream.trace.environment
+        for ec in msg.stream.cls.values():
+            fields = {}
+            for name, m in (ec.payload_field_class.items() if ec.payload_field_class else ()):
+                fc = m.field_class
+                fields[name] = ('enum' if isinstance(fc, bt2._EnumerationFieldClassConst) else
+                                'int' if isinstance(fc, bt2._IntegerFieldClassConst) else
+                                'text' if isinstance(fc, (bt2._StringFieldClassConst,
+                                                          bt2._ArrayFieldClassConst)) else
+                                type(fc).__name__)
+            kinds[ec.name] = fields
+        pctx = msg.stream.cls.packet_context_field_class
+        break
+    else:
+        return ['no stream']
+    bad = []
+    want = {'tracer_name': 'lttng-modules', 'domain': 'kernel'}
+    for k, v in want.items():
+        if k not in env or str(env[k]) != v:
+            bad.append('env %s is not "%s"' % (k, v))
+    for k in ('tracer_major', 'tracer_minor', 'tracer_patchlevel'):
+        if k not in env or not isinstance(env[k], bt2._IntegerValueConst):
+            bad.append('env %s is not an integer' % k)
+    if not bad and (env['tracer_major'] != 2 or env['tracer_minor'] < 9):
+        bad.append('env: tracer %d.%d is not 2.9 or later' % (env['tracer_major'],
+                                                               env['tracer_minor']))
+    if pctx is None or 'cpu_id' not in pctx:
+        bad.append('no cpu_id in the packet context')
+    for ev, fields in sorted(TRACE_COMPASS.items()):
+        if ev not in kinds:
+            bad.append('no event %s' % ev)
+            continue
+        for f, kind in sorted(fields.items()):
+            have = kinds[ev].get(f)
+            if have != kind:
+                bad.append('%s.%s is %s, not %s' % (ev, f, have or 'missing', kind))
+    return bad
+
+
+def la_mi(name, path, *args):
+    """The result tables of lttng-NAME-mi on path: [(class, subtitle, range ns, rows)]."""
+    out = subprocess.run(['lttng-%s-mi' % name] + list(args) + [path], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, universal_newlines=True, check=True).stdout
+    tables = []
+    for r in json.loads(out).get('results', []):
+        tr = r.get('time-range', {})
+        span = tr.get('end', {}).get('value', 0) - tr.get('begin', {}).get('value', 0)
+        cls = r.get('class')
+        # A table with a subtitle has a class of its own that inherits one.
+        if isinstance(cls, dict):
+            cls, sub = cls.get('inherit'), cls.get('title', '')
+        else:
+            sub = ''
+        tables.append((cls, sub, span, r.get('data', [])))
+    return tables
+
+
+def cell(c):
+    """An MI cell as a plain value: a number's or a name's."""
+    if isinstance(c, dict):
+        for k in ('value', 'name', 'tid', 'nr'):
+            if k in c:
+                return c[k]
+    return c
+
+
+def ftrace_cpu_time(ft, stamps, tids):
+    """ns each of tids ran, from ftrace's sched_switch records, per CPU."""
+    run, since = Counter(), {}
+    for (cpu, name, v), ts in zip(ft, stamps):
+        if name != 'sched:sched_switch':
+            continue
+        prev, nxt = v.get('prev_pid'), v.get('next_pid')
+        if (cpu, prev) in since:
+            run[prev] += ts - since.pop((cpu, prev))
+        if nxt in tids:
+            since[cpu, nxt] = ts
+    return run
+
+
+def la_lrb_window(path):
+    """First and last event timestamps of the LRB trace, in ftrace's clock
+    (the clock's cycles, before the metadata's offset to real time), and
+    its sched_switch records: [(cpu, prev_tid, next_tid, cycles)]."""
+    import bt2
+    first = last = None
+    switches = []
+    for msg in bt2.TraceCollectionMessageIterator(path):
+        if isinstance(msg, bt2._EventMessageConst):
+            cyc = msg.default_clock_snapshot.value
+            first = cyc if first is None else first
+            last = cyc
+            ev = msg.event
+            if ev.name == 'sched_switch':
+                switches.append((int(ev.packet.context_field['cpu_id']),
+                                 int(ev.payload_field['prev_tid']),
+                                 int(ev.payload_field['next_tid']), cyc))
+    return first, last, switches
+
+
+def skew_allowance(ft, stamps, switches, tids):
+    """(Counter of the ns each of tids may differ by, the usual offset of
+    ftrace's clock from LRB's, switches matched). The allowance is the sum,
+    over the thread's switches, of how far ftrace's and LRB's timestamps
+    of that switch stray from that offset: both probes run one after the
+    other at each tracepoint, but under QEMU TCG a vCPU may stop between
+    them for milliseconds. (ftrace's local clock is sched_clock(), LRB's
+    local_clock(), which adds the offset that aligns it with ktime.)"""
+    fsw = defaultdict(list)
+    for (cpu, n, v), ts in zip(ft, stamps):
+        if n == 'sched:sched_switch':
+            fsw[cpu].append((v.get('prev_pid'), v.get('next_pid'), ts))
+    lsw = defaultdict(list)
+    for cpu, p, n, ts in switches:
+        lsw[cpu].append((p, n, ts))
+    pairs = []
+    for cpu, ls in lsw.items():
+        fs = fsw.get(cpu, [])
+        # LRB's records are a run of ftrace's (it started later, ended first).
+        for k in range(len(fs) - len(ls) + 1):
+            if [x[:2] for x in fs[k:k + len(ls)]] == [x[:2] for x in ls]:
+                pairs += [(f[0], f[1], f[2] - l[2]) for f, l in zip(fs[k:], ls)]
+                break
+    if not pairs:
+        return Counter(), 0, 0
+    offs = sorted(d for _, _, d in pairs)
+    mid = offs[len(offs) // 2]
+    allow = Counter()
+    for p, n, d in pairs:
+        for t in (p, n):
+            if t in tids:
+                allow[t] += abs(d - mid)
+    return allow, mid, len(pairs)
+
+
+def cmd_lttng(d):
+    ftdir, path = os.path.join(d, 'ftrace'), os.path.join(d, 'lttng')
+    why = []
+    for name in LTTNG_ANALYSES:
+        r = subprocess.run(['lttng-' + name, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        bad = [l for l in r.stdout.splitlines() if l.startswith('Error')]
+        lines = len(r.stdout.splitlines())
+        print('lttng: lttng-%s exit %d, %d lines%s' % (name, r.returncode, lines,
+                                                     ', ' + bad[0] if bad else ''))
+        if r.returncode or bad:
+            why.append('lttng-%s failed' % name)
+    bad = tc_contract(path)
+    print('lttng: Trace Compass contract: %d events, %d fields checked; problems: %d%s'
+          % (len(TRACE_COMPASS), sum(len(f) for f in TRACE_COMPASS.values()), len(bad),
+             ' (%s)' % '; '.join(bad[:5]) if bad else ''))
+    if bad:
+        why.append('Trace Compass contract: ' + bad[0])
+    fmts = load_formats(os.path.join(ftdir, 'events'))
+    with open(os.path.join(d, 'root_pid')) as f:
+        root = int(f.read().split()[0])
+    problems, stamps = [], []
+    ft = ftrace_records(ftdir, fmts, problems, stamps)
+    w, _ = workload(ft, root)
+    if problems:
+        why.append('ftrace: ' + problems[0])
+
+    # cputop: CPU time per thread.
+    usage = {}
+    for cls, _, span, rows in la_mi('cputop', path, '--limit', '100000'):
+        if cls == 'per-process':
+            for row in rows:
+                usage[row[0]['tid']] = cell(row[-1]) * span
+    ftime = ftrace_cpu_time(ft, stamps, w)
+    first, last, switches = la_lrb_window(path)
+    allow, offset, matched = skew_allowance(ft, stamps, switches, w)
+    off = [(t, ftime[t], usage.get(t, 0), allow[t]) for t in sorted(w)
+           if abs(ftime[t] - usage.get(t, 0)) > TICK_NS + allow[t]]
+    print('lttng: cputop: %d workload threads, %.3f ms by ftrace, %.3f ms by lttng-cputop; '
+          'apart by more than a tick (plus %.3f ms where a vCPU stopped between the two '
+          'probes of a sched_switch, from %d switches both recorded): %d'
+          % (len(w), sum(ftime[t] for t in w) / 1e6, sum(usage.get(t, 0) for t in w) / 1e6,
+             sum(allow[t] for t in w) / 1e6, matched, len(off)))
+    for t, a, b, c in off[:10]:
+        print('  tid %d: ftrace %d ns, lttng-cputop %d ns, allowance %d ns' % (t, a, b, c))
+    if off or not sum(usage.get(t, 0) for t in w):
+        why.append('cputop: %d threads apart' % len(off) if off else 'cputop: no workload time')
+
+    # syscallstats: calls per thread and system call.
+    la_calls, subtitles = Counter(), {}
+    for cls, sub, _, rows in la_mi('syscallstats', path):
+        m = re.search(r'TID: (\d+)', sub)
+        if m:
+            subtitles[int(m.group(1))] = sub
+        if cls == 'per-tid' and m and int(m.group(1)) in w:
+            for row in rows:
+                la_calls[int(m.group(1)), cell(row[0])] += cell(row[1])
+    # The analysis counts a call at its exit, if it saw the thread enter
+    # it: not the return of clone() in the child, nor exit_group().
+    ft_calls, inside = Counter(), {}
+    for (_, n, v), _ in sorted(zip(ft, stamps), key=lambda r: r[1]):
+        tid = v.get('common_pid')
+        if tid not in w or not n.startswith('syscalls:sys_'):
+            continue
+        if n.startswith('syscalls:sys_enter_'):
+            inside[tid] = n[len('syscalls:sys_enter_'):]
+        elif inside.pop(tid, None) == n[len('syscalls:sys_exit_'):]:
+            ft_calls[tid, n[len('syscalls:sys_exit_'):]] += 1
+    bad = sorted(k for k in set(la_calls) | set(ft_calls) if la_calls[k] != ft_calls[k])
+    print('lttng: syscallstats: %d calls of %d kinds by ftrace, %d by lttng-syscallstats; '
+          'differing: %d' % (sum(ft_calls.values()), len({k[1] for k in ft_calls}),
+                             sum(la_calls.values()), len(bad)))
+    for k in bad[:10]:
+        print('  tid %d %s: ftrace %d, lttng-syscallstats %d' % (k[0], k[1], ft_calls[k], la_calls[k]))
+    if bad or not ft_calls:
+        why.append('syscallstats: %d differ' % len(bad) if bad else 'syscallstats: no calls')
+
+    # The statedump: a process that neither forked nor exec'd in the trace.
+    with open(os.path.join(d, 'bg_pid')) as f:
+        bg = int(f.read().split()[0])
+    sub = subtitles.get(bg, '')
+    print('lttng: statedump: the process that ran before the recording: %s'
+          % (sub or 'not in lttng-syscallstats'))
+    if not re.search(r'\(%d, TID: %d\)' % (bg, bg), sub):
+        why.append('statedump: process %d not named with its pid' % bg)
+
+    # memtop: allocated pages per thread.
+    la_pages = Counter()
+    for cls, _, _, rows in la_mi('memtop', path, '--limit', '100000'):
+        if cls == 'allocd':
+            for row in rows:
+                if row[0]['tid'] in w:
+                    la_pages[row[0]['tid']] = cell(row[1])
+    ft_pages = Counter(v.get('common_pid') for _, n, v in ft
+                       if n == 'kmem:mm_page_alloc' and v.get('common_pid') in w)
+    bad = sorted(t for t in set(la_pages) | set(ft_pages) if la_pages[t] != ft_pages[t])
+    print('lttng: memtop: %d pages allocated by the workload by ftrace, %d by lttng-memtop; '
+          'threads differing: %d' % (sum(ft_pages.values()), sum(la_pages.values()), len(bad)))
+    if bad or not ft_pages:
+        why.append('memtop: %d threads differ' % len(bad) if bad else 'memtop: no pages')
+
+    # irqstats: hard IRQs in the LRB trace's time range.
+    la_irqs = Counter()
+    for cls, _, _, rows in la_mi('irqstats', path):
+        if cls == 'hard-stats':
+            for row in rows:
+                la_irqs[row[0]['nr']] += cell(row[1])
+    ft_irqs = Counter(v.get('irq') for (_, n, v), ts in zip(ft, stamps)
+                      if n == 'irq:irq_handler_entry' and
+                      first + offset <= ts <= last + offset)
+    bad = sorted(i for i in set(la_irqs) | set(ft_irqs) if la_irqs[i] != ft_irqs[i])
+    print('lttng: irqstats: %d hard IRQs of %d lines by ftrace, %d by lttng-irqstats; '
+          'lines differing: %d' % (sum(ft_irqs.values()), len(ft_irqs),
+                                   sum(la_irqs.values()), len(bad)))
+    for i in bad[:10]:
+        print('  irq %s: ftrace %d, lttng-irqstats %d' % (i, ft_irqs[i], la_irqs[i]))
+    if bad or not ft_irqs:
+        why.append('irqstats: %d lines differ' % len(bad) if bad else 'irqstats: no IRQ')
+
+    # schedtop: the workload's wakeups.
+    wakees = set()
+    for cls, _, _, rows in la_mi('schedtop', path, '--limit', '100000'):
+        if cls == 'top':
+            wakees.update(row[5]['tid'] for row in rows if isinstance(row[5], dict))
+    print('lttng: schedtop: %d of its top wakees are workload threads' % len(wakees & w))
+    if not wakees & w:
+        why.append('schedtop: no workload wakeup')
+    return '; '.join(why)
+
+
 def tsdl_text(path):
     """The metadata as text, plain or packetized (CTF 1.8 magic 0x75d11d57)."""
     with open(path, 'rb') as f:
@@ -470,21 +821,21 @@ def cmd_coverage(d):
 
 def main():
     ap = argparse.ArgumentParser(description='Check an LRB CTF trace against ftrace.',
-                                 usage='%(prog)s [--min-events N] [compare|coverage] DIR')
+                                 usage='%(prog)s [--min-events N] [compare|coverage|lttng] DIR')
     ap.add_argument('--min-events', type=int, default=1000,
                     help='events that must be compared field by field (compare)')
-    ap.add_argument('words', nargs='+', metavar='[compare|coverage] DIR')
+    ap.add_argument('words', nargs='+', metavar='[compare|coverage|lttng] DIR')
     a = ap.parse_args()
     words = a.words if len(a.words) == 2 else ['compare'] + a.words
-    if len(words) != 2 or words[0] not in ('compare', 'coverage'):
-        ap.error('expected [compare|coverage] DIR')
+    if len(words) != 2 or words[0] not in ('compare', 'coverage', 'lttng'):
+        ap.error('expected [compare|coverage|lttng] DIR')
     cmd, d = words
     try:
-        why = cmd_compare(d, a.min_events) if cmd == 'compare' else cmd_coverage(d)
+        why = cmd_compare(d, a.min_events) if cmd == 'compare' else \
+            cmd_lttng(d) if cmd == 'lttng' else cmd_coverage(d)
     except Exception as e:                  # bt2 raises its own errors too
         why = 'cannot read the inputs: %s: %s' % (type(e).__name__, e)
-    print('%s: %s' % ('oracle' if cmd == 'compare' else 'coverage',
-                      'FAIL: ' + why if why else 'PASS'))
+    print('%s: %s' % ({'compare': 'oracle'}.get(cmd, cmd), 'FAIL: ' + why if why else 'PASS'))
     return 1 if why else 0
 
 

@@ -25,7 +25,12 @@ echo "remove probe" > /sys/kernel/tracing/lrb/control
 echo "LRB-DEMO: lrb-record -o /tmp/trace -e all -b 16M -- workload"
 lrb-record -q -o /tmp/trace -B demo -b 16M -e all -- /tmp/workload.sh
 echo "LRB-DEMO: lrb-record exit $?"
-rm -rf /host/trace
+# The same workload in the LTTng layout, for the LTTng analyses on the
+# host (without -e: what they read, and the statedump).
+lrb-record -q --layout lttng -o /tmp/lttng-trace -b 16M -- /tmp/workload.sh
+echo "LRB-DEMO: lrb-record --layout lttng exit $?"
+rm -rf /host/trace /host/lttng-trace
 cp -r /tmp/trace /host/trace && echo "LRB-DEMO: trace copied to the host"
+cp -r /tmp/lttng-trace /host/lttng-trace
 sync
 poweroff -f

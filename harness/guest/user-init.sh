@@ -101,12 +101,14 @@ if [ -f /lib/lrb_bench.ko ]; then
 fi
 
 # ftrace as the oracle: the same events recorded by an ftrace instance and
-# by an LRB channel while a workload runs; the host compares them.
+# by an LRB channel while a workload runs; the host compares them. A
+# second channel, in the LTTng layout, records them too (its lrb-record
+# runs the first), for the LTTng analyses, checked against ftrace's.
 T=/sys/kernel/tracing
 O=$T/instances/oracle
 mkdir $O
 echo 16384 > $O/buffer_size_kb
-for s in sched irq timer signal syscalls raw_syscalls; do
+for s in sched irq timer signal syscalls raw_syscalls kmem/mm_page_alloc kmem/mm_page_free; do
 	echo 1 > $O/events/$s/enable
 done
 cat > /tmp/oracle-workload.sh <<'W'
@@ -120,18 +122,33 @@ done
 sh -c 'trap "" USR1; kill -USR1 $$; kill -0 $$' 
 taskset -c 1 sh -c 'i=0; while [ $i -lt 300 ]; do i=$((i + 1)); done; cat /proc/self/stat > /dev/null' &
 taskset -c 0 dd if=/dev/zero of=/tmp/oracle-file bs=4k count=64 2>/dev/null
+# Hard interrupts: I/O on the 9p share's virtio device.
+dd if=/dev/zero of=/host/.oracle-io bs=4k count=16 2>/dev/null
+cat /host/.oracle-io > /dev/null
+rm -f /host/.oracle-io
 wait
 rm -f /tmp/oracle-file
 W
 chmod +x /tmp/oracle-workload.sh
+# A process that runs from before the recording to after it: the LTTng
+# analyses know its process id from the statedump alone.
+sh -c 'while [ ! -e /tmp/oracle-stop ]; do sleep 0.05; done' &
+echo $! > /tmp/bg_pid
 echo "LRB-USER: record oracle"
+mkdir -p /tmp/oracle
+lrb-record -q --layout lttng -o /tmp/oracle/lttng -B oracle_lttng --subbuf-size 1M --num-subbufs 16 \
+	-e sched -e irq -e timer -e syscalls -e kmem:mm_page_alloc -e kmem:mm_page_free \
+	-e 'lttng_statedump_*' -- \
 lrb-record -q -o /tmp/trace-oracle -B oracle --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e signal -e syscalls -e raw_syscalls \
+	-e kmem:mm_page_alloc -e kmem:mm_page_free \
 	-- /tmp/oracle-workload.sh
 echo "LRB-USER: record oracle exit $?"
 echo 0 > $O/tracing_on
+touch /tmp/oracle-stop
+wait "$(cat /tmp/bg_pid)"
 mkdir -p /tmp/oracle/ftrace/events
-cp /tmp/root_pid /tmp/oracle/
+cp /tmp/root_pid /tmp/bg_pid /tmp/oracle/
 cp $T/events/header_page $T/events/header_event /tmp/oracle/ftrace/
 for c in $(seq 0 $(($(nproc) - 1))); do
 	timeout 3 cat $O/per_cpu/cpu$c/trace_pipe_raw > /tmp/oracle/ftrace/cpu$c.raw

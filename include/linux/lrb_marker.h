@@ -77,8 +77,20 @@ struct lrb_event_link;
 struct seq_buf;
 
 /**
+ * enum lrb_layout - how a channel's metadata names and describes events
+ * @LRB_LAYOUT_FTRACE: as ftrace does: SYSTEM:EVENT, ftrace's field names.
+ * @LRB_LAYOUT_LTTNG: as lttng-modules 2.13 does, for the tools that read
+ *	LTTng kernel traces (Trace Compass, the LTTng analyses).
+ */
+enum lrb_layout {
+	LRB_LAYOUT_FTRACE,
+	LRB_LAYOUT_LTTNG,
+};
+
+/**
  * struct lrb_event - an event LRB can record: a marker or a trace event
  * @name: event name, unique: the marker's name, or SYSTEM:EVENT.
+ * @lttng_name: its name in &LRB_LAYOUT_LTTNG, unique too; NULL for @name.
  * @fields: a marker's payload layout, in record order.
  * @nr_fields: entries of @fields.
  * @id: event id in the records; 0 until registered.
@@ -87,22 +99,28 @@ struct seq_buf;
  * @stop: detach a link.
  * @describe: write the CTF declarations of the payload fields; NULL for
  *	a marker, which is described from @fields.
+ * @describe_lttng: write them in &LRB_LAYOUT_LTTNG, from the description
+ *	@describe made; NULL where it is the same.
  * @print: write the payload's fields as " name=value" for a crash dump
  *	(lrb_events_print()), reading nothing beyond @len bytes and taking
  *	no lock; NULL for a marker, which is printed from @fields.
  */
 struct lrb_event {
 	const char *name;
+	const char *lttng_name;
 	const struct lrb_field *fields;
 	unsigned int nr_fields;
 	unsigned int id;
 	int (*start)(struct lrb_event_link *link);
 	void (*stop)(struct lrb_event_link *link);
 	int (*describe)(struct lrb_event *ev, struct seq_buf *s);
+	int (*describe_lttng)(struct lrb_event *ev, struct seq_buf *s);
 	void (*print)(struct lrb_event *ev, struct seq_buf *s,
 		      const void *data, size_t len);
 	/* private: the CTF declarations, made at registration */
 	char *tsdl;
+	/* and in the LTTng layout, if not the same */
+	char *lttng_tsdl;
 	/* the running links, an RCU list the writers walk */
 	struct list_head links;
 	/* in the registry: changed with the _rcu calls, under its mutex */

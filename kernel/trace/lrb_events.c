@@ -51,6 +51,9 @@ struct lrb_events_retired {
 	unsigned int id;
 	char *name;
 	char *tsdl;
+	/* in the LTTng layout, where not the same */
+	char *lttng_name;
+	char *lttng_tsdl;
 };
 
 static DEFINE_MUTEX(lrb_events_mutex);
@@ -162,6 +165,40 @@ static int lrb_marker_describe(struct lrb_event *ev, struct seq_buf *s)
 	return 0;
 }
 
+/* @ev in the LTTng layout, rendered in @buf from its description. */
+static int lrb_event_describe_lttng(struct lrb_event *ev, char *buf)
+{
+	struct seq_buf s;
+	int ret;
+
+	seq_buf_init(&s, buf, LRB_EVENTS_TSDL_MAX);
+	ret = ev->describe_lttng(ev, &s);
+	if (!ret && seq_buf_has_overflowed(&s))
+		ret = -E2BIG;
+	if (!ret) {
+		seq_buf_putc(&s, '\0');
+		ev->lttng_tsdl = kstrdup(buf, GFP_KERNEL);
+		if (!ev->lttng_tsdl)
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		kfree(ev->tsdl);
+		ev->tsdl = NULL;
+	}
+	return ret;
+}
+
+/* The name and the description of @ev in the LTTng layout. */
+static const char *lrb_event_lttng_name(const struct lrb_event *ev)
+{
+	return ev->lttng_name ? ev->lttng_name : ev->name;
+}
+
+static const char *lrb_event_lttng_tsdl(const struct lrb_event *ev)
+{
+	return ev->lttng_tsdl ? ev->lttng_tsdl : ev->tsdl;
+}
+
 /* Render @ev's fields once, at registration. */
 static int lrb_event_describe(struct lrb_event *ev)
 {
@@ -182,6 +219,8 @@ static int lrb_event_describe(struct lrb_event *ev)
 		if (!ev->tsdl)
 			ret = -ENOMEM;
 	}
+	if (!ret && ev->describe_lttng)
+		ret = lrb_event_describe_lttng(ev, buf);
 	kfree(buf);
 	return ret;
 }
@@ -353,7 +392,19 @@ static void lrb_events_retired_free(struct lrb_events_retired *r)
 {
 	kfree(r->name);
 	kfree(r->tsdl);
+	kfree(r->lttng_name);
+	kfree(r->lttng_tsdl);
 	kfree(r);
+}
+
+/* Do @r and @ev agree in the LTTng layout? */
+static bool lrb_events_retired_lttng_same(const struct lrb_events_retired *r,
+					  const struct lrb_event *ev)
+{
+	return !strcmp(r->lttng_name ? r->lttng_name : r->name,
+		       lrb_event_lttng_name(ev)) &&
+	       !strcmp(r->lttng_tsdl ? r->lttng_tsdl : r->tsdl,
+		       lrb_event_lttng_tsdl(ev));
 }
 
 /*
@@ -367,6 +418,8 @@ static int lrb_events_unretire(const struct lrb_event *ev)
 
 	list_for_each_entry(r, &lrb_events_retired, list) {
 		if (strcmp(r->name, ev->name) || strcmp(r->tsdl, ev->tsdl))
+			continue;
+		if (!lrb_events_retired_lttng_same(r, ev))
 			continue;
 		id = r->id;
 		list_del(&r->list);
@@ -399,6 +452,10 @@ int lrb_event_register(struct lrb_event *ev)
 			ret = -EEXIST;
 			goto fail;
 		}
+		/* Taken in the LTTng layout: keep the ftrace name there. */
+		if (ev->lttng_name &&
+		    !strcmp(lrb_event_lttng_name(e), ev->lttng_name))
+			ev->lttng_name = NULL;
 	}
 	/* A module loaded again: its events get their ids back. */
 	id = lrb_events_unretire(ev);
@@ -419,6 +476,8 @@ fail:
 	mutex_unlock(&lrb_events_mutex);
 	kfree(ev->tsdl);
 	ev->tsdl = NULL;
+	kfree(ev->lttng_tsdl);
+	ev->lttng_tsdl = NULL;
 	return ret;
 }
 
@@ -437,11 +496,18 @@ static void lrb_events_retire(struct lrb_event *ev)
 		kfree(r);
 		kfree(ev->tsdl);
 		ev->tsdl = NULL;
+		kfree(ev->lttng_tsdl);
+		ev->lttng_tsdl = NULL;
 		return;
 	}
 	r->id = ev->id;
 	r->tsdl = ev->tsdl;
 	ev->tsdl = NULL;
+	/* Without memory for its LTTng name, it keeps its name there. */
+	if (ev->lttng_name)
+		r->lttng_name = kstrdup(ev->lttng_name, GFP_KERNEL);
+	r->lttng_tsdl = ev->lttng_tsdl;
+	ev->lttng_tsdl = NULL;
 	list_add_tail(&r->list, &lrb_events_retired);
 }
 
@@ -480,6 +546,7 @@ void lrb_events_owner_init(struct lrb_events_owner *o)
 	INIT_LIST_HEAD(&o->globs);
 	INIT_LIST_HEAD(&o->links);
 	o->chan = NULL;
+	o->layout = LRB_LAYOUT_FTRACE;
 	mutex_lock(&lrb_events_mutex);
 	list_add_tail(&o->list, &lrb_events_owners);
 	mutex_unlock(&lrb_events_mutex);
@@ -606,6 +673,9 @@ EXPORT_SYMBOL_GPL(lrb_events_command);
  * @o: the owner.
  * @chan: the channel's buffers.
  *
+ * Once they run, the statedump events the owner selected record the
+ * threads alive (lrb_statedump()).
+ *
  * Return: 0, or the error of an event that cannot start; then none of
  * the owner's events runs.
  */
@@ -629,11 +699,30 @@ int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
 		lrb_events_sync();
 	} else {
 		o->chan = chan;
+		lrb_statedump(o);
 	}
 	mutex_unlock(&lrb_events_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(lrb_events_start);
+
+/**
+ * lrb_events_owner_link() - the running link of an event in a channel
+ * @o: the channel's owner.
+ * @ev: the event.
+ *
+ * Return: the link, which stays while the caller holds the registry's
+ * mutex; NULL if the channel does not record @ev.
+ */
+struct lrb_event_link *lrb_events_owner_link(struct lrb_events_owner *o,
+					     struct lrb_event *ev)
+{
+	struct lrb_event_link *l;
+
+	lockdep_assert_held(&lrb_events_mutex);
+	l = lrb_link_find(o, ev);
+	return l && l->running ? l : NULL;
+}
 
 /**
  * lrb_events_stop() - stop the events of an owner
@@ -718,6 +807,29 @@ void lrb_events_metadata(struct seq_file *m)
 		lrb_tsdl_event(m, ev->name, ev->id, ev->tsdl);
 	list_for_each_entry(r, &lrb_events_retired, list)
 		lrb_tsdl_event(m, r->name, r->id, r->tsdl);
+	mutex_unlock(&lrb_events_mutex);
+}
+
+/**
+ * lrb_events_metadata_lttng() - print the CTF description of every event
+ *	in the LTTng layout
+ * @m: the metadata file.
+ *
+ * Registered and retired events, with their LTTng names and fields where
+ * they have them.
+ */
+void lrb_events_metadata_lttng(struct seq_file *m)
+{
+	struct lrb_events_retired *r;
+	struct lrb_event *ev;
+
+	mutex_lock(&lrb_events_mutex);
+	list_for_each_entry(ev, &lrb_events, list)
+		lrb_tsdl_event(m, lrb_event_lttng_name(ev), ev->id,
+			       lrb_event_lttng_tsdl(ev));
+	list_for_each_entry(r, &lrb_events_retired, list)
+		lrb_tsdl_event(m, r->lttng_name ? r->lttng_name : r->name,
+			       r->id, r->lttng_tsdl ? r->lttng_tsdl : r->tsdl);
 	mutex_unlock(&lrb_events_mutex);
 }
 

@@ -7,6 +7,7 @@
 #define _KERNEL_TRACE_LRB_EVENTS_H
 
 #include <linux/list.h>
+#include <linux/lrb_marker.h>
 #include <linux/seq_buf.h>
 
 struct lrb_channel;
@@ -21,12 +22,14 @@ struct seq_file;
  * @globs: the selectors the channel enabled.
  * @links: the channel's links, one per selected event.
  * @chan: the buffers while the channel is enabled, else NULL.
+ * @layout: the channel's &enum lrb_layout; set while it is disabled.
  */
 struct lrb_events_owner {
 	struct list_head list;
 	struct list_head globs;
 	struct list_head links;
 	struct lrb_channel *chan;
+	enum lrb_layout layout;
 };
 
 /**
@@ -59,6 +62,29 @@ struct lrb_event_link {
 /* The trace events of vmlinux (include/asm-generic/vmlinux.lds.h). */
 extern struct trace_event_call *__start_ftrace_events[];
 extern struct trace_event_call *__stop_ftrace_events[];
+
+/* The LTTng layout of trace events (lrb_lttng.c). */
+#define LRB_LTTNG_NAME_MAX	64
+bool lrb_lttng_event_name(const char *system, const char *event, char *buf,
+			  size_t size);
+int lrb_lttng_describe(struct lrb_event *ev, struct seq_buf *s);
+
+/**
+ * struct lrb_lttng_record - an event with a record of its own in the LTTng
+ *	layout, where lttng-modules records what ftrace does not
+ * @name: the event's ftrace name, SYSTEM:EVENT.
+ * @describe: declare the record's fields.
+ * @probe: the tracepoint probe that writes the record, run with the link
+ *	as its data as the LRB stage's probe is.
+ */
+struct lrb_lttng_record {
+	const char *name;
+	int (*describe)(struct seq_buf *s);
+	void *probe;
+};
+
+const struct lrb_lttng_record *lrb_lttng_record(const char *event);
+void lrb_lttng_describe_common(struct seq_buf *s);
 #endif
 
 #ifdef CONFIG_LRB_MARKERS
@@ -75,8 +101,12 @@ void lrb_events_owner_release(struct lrb_events_owner *o);
 int lrb_events_command(struct lrb_events_owner *o, const char *cmd);
 int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan);
 void lrb_events_stop(struct lrb_events_owner *o);
+struct lrb_event_link *lrb_events_owner_link(struct lrb_events_owner *o,
+					     struct lrb_event *ev);
+void lrb_statedump(struct lrb_events_owner *o);
 void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o);
 void lrb_events_metadata(struct seq_file *m);
+void lrb_events_metadata_lttng(struct seq_file *m);
 void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
 		      size_t len);
 void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
@@ -100,6 +130,7 @@ static inline void lrb_events_stop(struct lrb_events_owner *o) { }
 static inline void lrb_events_show(struct seq_file *m,
 				   struct lrb_events_owner *o) { }
 static inline void lrb_events_metadata(struct seq_file *m) { }
+static inline void lrb_events_metadata_lttng(struct seq_file *m) { }
 static inline void lrb_events_print(struct seq_buf *s, unsigned int id,
 				    const void *data, size_t len)
 {

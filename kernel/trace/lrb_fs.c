@@ -7,6 +7,9 @@
  *   NAME/num_subbufs       (-EBUSY otherwise); a write reallocates the
  *   NAME/mode              buffers, so what they held is dropped
  *   NAME/clock
+ *   NAME/layout            how the metadata names the events and their
+ *                            fields: "ftrace", or "lttng" as lttng-modules
+ *                            does, for the tools that read LTTng traces
  *   NAME/enable          0 or 1; disabling flushes every CPU
  *   NAME/switch_timer    microseconds after which an open sub-buffer is
  *                        closed, 0 for never; writable at any time
@@ -89,6 +92,10 @@ enum lrb_fs_clock {
 
 static const char * const lrb_fs_clock_names[] = { "local", "global" };
 static const char * const lrb_fs_mode_names[] = { "discard", "overwrite" };
+static const char * const lrb_fs_layout_names[] = {
+	[LRB_LAYOUT_FTRACE] = "ftrace",
+	[LRB_LAYOUT_LTTNG] = "lttng",
+};
 
 struct lrb_fs_chan;
 
@@ -450,6 +457,57 @@ out:
 	mutex_unlock(&lrb_fs_mutex);
 	return ret ? ret : count;
 }
+
+/*
+ * layout: a setting of the metadata, not of the buffers; a write
+ * reallocates them all the same, as the other settings do, so that no
+ * record is described in a layout other than the one it was written in.
+ */
+static ssize_t lrb_fs_layout_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	char buf[16];
+	int len;
+
+	mutex_lock(&lrb_fs_mutex);
+	len = scnprintf(buf, sizeof(buf), "%s\n",
+			lrb_fs_layout_names[fc->events.layout]);
+	mutex_unlock(&lrb_fs_mutex);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t lrb_fs_layout_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	char text[LRB_FS_SETTING_MAX];
+	int layout, ret;
+
+	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
+	if (ret)
+		return ret;
+	layout = match_string(lrb_fs_layout_names,
+			      ARRAY_SIZE(lrb_fs_layout_names), text);
+	if (layout < 0)
+		return -EINVAL;
+	mutex_lock(&lrb_fs_mutex);
+	ret = -EBUSY;
+	if (!fc->enabled && !fc->readers)
+		ret = lrb_fs_realloc(fc, &fc->config, fc->clock);
+	if (!ret)
+		fc->events.layout = layout;
+	mutex_unlock(&lrb_fs_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_layout_fops = {
+	.open = lrb_fs_open,
+	.read = lrb_fs_layout_read,
+	.write = lrb_fs_layout_write,
+	.release = lrb_fs_release,
+	.llseek = default_llseek,
+};
 
 static const struct file_operations lrb_fs_setting_fops = {
 	.open = lrb_fs_open,
@@ -897,14 +955,34 @@ static const char lrb_fs_metadata_stream[] =
 	"\t} align(64);\n"
 	"};\n\n";
 
+/*
+ * The tracer the tools take an LTTng-layout trace for: lttng-modules 2.13,
+ * whose event layouts it follows. Trace Compass picks its layout of event
+ * names by tracer_name, tracer_major and tracer_minor; the LTTng analyses
+ * refuse a trace without the three version numbers. Patch level 0 and the
+ * writer say that LRB wrote it.
+ */
+static void lrb_fs_metadata_env_lttng(struct seq_file *m)
+{
+	seq_puts(m, "\ttracer_major = 2;\n\ttracer_minor = 13;\n\ttracer_patchlevel = 0;\n");
+	lrb_fs_tsdl_string(m, "trace_buffering_scheme", "global");
+	lrb_fs_tsdl_string(m, "writer", "lrb");
+}
+
 static int lrb_fs_metadata_show(struct seq_file *m, void *v)
 {
 	struct lrb_fs_chan *fc = m->private;
+	bool lttng;
 
+	mutex_lock(&lrb_fs_mutex);
+	lttng = fc->events.layout == LRB_LAYOUT_LTTNG;
+	mutex_unlock(&lrb_fs_mutex);
 	lrb_fs_metadata_types(m);
 	seq_puts(m, "env {\n");
 	lrb_fs_tsdl_string(m, "domain", "kernel");
-	lrb_fs_tsdl_string(m, "tracer_name", "lrb");
+	lrb_fs_tsdl_string(m, "tracer_name", lttng ? "lttng-modules" : "lrb");
+	if (lttng)
+		lrb_fs_metadata_env_lttng(m);
 	lrb_fs_tsdl_string(m, "sysname", utsname()->sysname);
 	lrb_fs_tsdl_string(m, "hostname", utsname()->nodename);
 	lrb_fs_tsdl_string(m, "kernel_release", utsname()->release);
@@ -917,7 +995,10 @@ static int lrb_fs_metadata_show(struct seq_file *m, void *v)
 	seq_printf(m, "event {\n\tname = \"annotation\";\n\tid = %u;\n\tstream_id = 0;\n"
 		   "\tfields := struct {\n\t\tstring text;\n\t};\n};\n\n",
 		   LRB_FS_EVENT_ANNOTATION);
-	lrb_events_metadata(m);
+	if (lttng)
+		lrb_events_metadata_lttng(m);
+	else
+		lrb_events_metadata(m);
 	return 0;
 }
 
@@ -1486,6 +1567,9 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 					 LRB_FS_MODE_WRITE, fc->dir, fc,
 					 &lrb_fs_setting_fops))
 			return -ENOMEM;
+	if (!tracefs_create_file("layout", LRB_FS_MODE_WRITE, fc->dir, fc,
+				 &lrb_fs_layout_fops))
+		return -ENOMEM;
 	if (!tracefs_create_file("enable", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_enable_fops) ||
 	    !tracefs_create_file("switch_timer", LRB_FS_MODE_WRITE, fc->dir, fc,

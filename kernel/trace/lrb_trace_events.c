@@ -41,12 +41,14 @@
  * @ev: the registry's event.
  * @call: ftrace's event.
  * @list: in lrb_trace_events.
+ * @lttng_name: lttng-modules' name for it, if it has the event.
  * @name: SYSTEM:EVENT.
  */
 struct lrb_trace_event {
 	struct lrb_event ev;
 	struct trace_event_call *call;
 	struct list_head list;
+	char lttng_name[LRB_LTTNG_NAME_MAX];
 	char name[];
 };
 
@@ -439,17 +441,40 @@ static void lrb_te_print(struct lrb_event *ev, struct seq_buf *s,
 	}
 }
 
+/*
+ * The probe of its own that the event of @l has in the LTTng layout, if
+ * the link's channel is in it. A channel's layout does not change while
+ * its links run.
+ */
+static void *lrb_te_lttng_probe(struct lrb_event_link *l)
+{
+	const struct lrb_lttng_record *rec;
+
+	if (l->owner->layout != LRB_LAYOUT_LTTNG || !l->ev->describe_lttng)
+		return NULL;
+	rec = lrb_lttng_record(l->ev->name);
+	return rec ? rec->probe : NULL;
+}
+
 static int lrb_te_start(struct lrb_event_link *l)
 {
 	struct trace_event_call *call = to_te(l->ev)->call;
+	void *lttng = lrb_te_lttng_probe(l);
 
+	if (lttng)
+		return tracepoint_probe_register(call->tp, lttng, l);
 	return tracepoint_probe_register(call->tp, call->class->lrb_probe, l);
 }
 
 static void lrb_te_stop(struct lrb_event_link *l)
 {
 	struct trace_event_call *call = to_te(l->ev)->call;
+	void *lttng = lrb_te_lttng_probe(l);
 
+	if (lttng) {
+		WARN_ON_ONCE(tracepoint_probe_unregister(call->tp, lttng, l));
+		return;
+	}
 	WARN_ON_ONCE(tracepoint_probe_unregister(call->tp,
 						 call->class->lrb_probe, l));
 }
@@ -475,12 +500,116 @@ static int lrb_sc_nr(struct pt_regs *regs)
 	return syscall_get_nr(current, regs);
 }
 
+/*
+ * In the LTTng layout the entry of a system call records, as
+ * lttng-modules does, the text of the arguments that are user-space
+ * strings, "const char __user *" (the file names and paths of open,
+ * stat, rename...), rather
+ * than their addresses, and the other arguments as ftrace does. Each is
+ * copied without faulting (the probe runs with preemption disabled), up
+ * to LRB_SC_STR_MAX bytes: one that is not in memory is recorded empty,
+ * one that is longer is cut. The copies go through a per-CPU buffer, so
+ * the record's size is known before it is reserved: no other entry
+ * probe runs on this CPU meanwhile.
+ */
+#define LRB_SC_STR_MAX	256
+
+struct lrb_sc_strs {
+	char s[6][LRB_SC_STR_MAX];
+};
+
+static DEFINE_PER_CPU(struct lrb_sc_strs, lrb_sc_strs);
+
+/* "const char __user *", as the metadata spells it: __user is gone. */
+static bool lrb_sc_is_str(const struct syscall_metadata *meta, int i)
+{
+	return !strcmp(meta->types[i], "const char *");
+}
+
+static bool lrb_sc_has_str(const struct syscall_metadata *meta)
+{
+	int i;
+
+	for (i = 0; i < meta->nb_args; i++)
+		if (lrb_sc_is_str(meta, i))
+			return true;
+	return false;
+}
+
+/* The record: the common fields, the number, then each argument, packed. */
+static int lrb_sc_describe_lttng(struct lrb_event *ev, struct seq_buf *s)
+{
+	struct syscall_metadata *meta = to_te(ev)->call->data;
+	int i;
+
+	if (!lrb_sc_has_str(meta))
+		return lrb_lttng_describe(ev, s);
+	lrb_lttng_describe_common(s);
+	lrb_tsdl_integer(s, "__syscall_nr", 32, 32, LRB_TSDL_SIGNED, "");
+	for (i = 0; i < meta->nb_args; i++) {
+		if (lrb_sc_is_str(meta, i))
+			lrb_tsdl_string(s, meta->args[i]);
+		else
+			lrb_tsdl_integer(s, meta->args[i], 64, 8,
+					 strchr(meta->types[i], '*') ?
+					 LRB_TSDL_HEX : 0, "");
+	}
+	return 0;
+}
+
+/* A sys_enter_NAME record with strings, in the channel of @l. */
+static void lrb_sc_enter_write_lttng(struct lrb_event_link *l, int nr,
+				     const unsigned long *args,
+				     const struct syscall_metadata *meta)
+{
+	struct lrb_sc_strs *strs = this_cpu_ptr(&lrb_sc_strs);
+	size_t lens[6], len = sizeof(struct trace_entry) + sizeof(int);
+	struct lrb_slot slot __uninitialized;
+	long n;
+	char *p;
+	int i;
+
+	for (i = 0; i < meta->nb_args; i++) {
+		lens[i] = sizeof(u64);
+		if (!lrb_sc_is_str(meta, i))
+			goto next;
+		/* The length with its NUL, up to the size; <= 0 on a fault. */
+		n = strncpy_from_user_nofault(strs->s[i],
+					      (const char __user *)args[i],
+					      LRB_SC_STR_MAX);
+		if (n <= 0)
+			strs->s[i][0] = '\0';
+		lens[i] = max(n, 1L);
+next:
+		len += lens[i];
+	}
+	p = lrb_trace_event_reserve(l, &slot, len);
+	if (!p)
+		return;
+	*(int *)(p + sizeof(struct trace_entry)) = nr;
+	p += sizeof(struct trace_entry) + sizeof(int);
+	for (i = 0; i < meta->nb_args; i++) {
+		if (lrb_sc_is_str(meta, i))
+			memcpy(p, strs->s[i], lens[i]);
+		else
+			put_unaligned((u64)args[i], (u64 *)p);
+		p += lens[i];
+	}
+	lrb_commit(&slot);
+}
+
 /* One sys_enter_NAME record in the channel of @l. */
 static void lrb_sc_enter_write(struct lrb_event_link *l, int nr,
 			       const unsigned long *args, unsigned int nargs)
 {
 	struct syscall_trace_enter *ent;
 	struct lrb_slot slot __uninitialized;
+	struct syscall_metadata *meta = to_te(l->ev)->call->data;
+
+	if (l->owner->layout == LRB_LAYOUT_LTTNG && lrb_sc_has_str(meta)) {
+		lrb_sc_enter_write_lttng(l, nr, args, meta);
+		return;
+	}
 
 	ent = lrb_trace_event_reserve(l, &slot,
 				      struct_size(ent, args, nargs));
@@ -582,6 +711,8 @@ static bool lrb_sc_init(struct lrb_trace_event *te)
 		table[meta->syscall_nr] = &te->ev;
 	te->ev.start = lrb_sc_start;
 	te->ev.stop = lrb_sc_stop;
+	if (table == lrb_sc_enter_ev && te->ev.describe_lttng)
+		te->ev.describe_lttng = lrb_sc_describe_lttng;
 	return true;
 }
 #else
@@ -613,6 +744,11 @@ static void lrb_te_add(struct trace_event_call *call)
 	te->ev.name = te->name;
 	te->ev.describe = lrb_te_describe;
 	te->ev.print = lrb_te_print;
+	if (lrb_lttng_event_name(sys, name, te->lttng_name,
+				 sizeof(te->lttng_name))) {
+		te->ev.lttng_name = te->lttng_name;
+		te->ev.describe_lttng = lrb_lttng_describe;
+	}
 	if (!lrb_sc_init(te)) {
 		/* Dynamic events (kprobes, synthetic) have no LRB probe. */
 		if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||

@@ -67,6 +67,17 @@
 
 /* Recorded when no --event is given. */
 static const char * const default_events[] = { "sched", "irq" };
+/*
+ * With --layout lttng, what lttng-analyses-record enables: the events the
+ * LTTng analyses read (those this kernel lacks are skipped).
+ */
+static const char * const default_lttng_events[] = {
+	"sched", "irq", "syscalls", "kmem:mm_page_alloc", "kmem:mm_page_free",
+	"block", "net:net_dev_xmit", "net:netif_receive_skb",
+	"writeback:writeback_pages_written",
+	"vmscan:mm_vmscan_wakeup_kswapd",
+	"lttng_statedump_*",
+};
 
 /* The prefix of the channels lrb-record names after its process. */
 #define AUTO_PREFIX	"lrb-record-"
@@ -188,6 +199,10 @@ static void print_help(void)
 "      --no-splice          copy packets through the mmap, not with splice()\n"
 "  -C, --clock CLOCK        local (default, per CPU) or global (ordered\n"
 "                           across CPUs)\n"
+"      --layout LAYOUT      ftrace (default): ftrace's event and field names;\n"
+"                           lttng: lttng-modules' names, in DIR/kernel, for\n"
+"                           Trace Compass and the LTTng analyses (lttng-*);\n"
+"                           without --event, the events they read\n"
 "      --cpu LIST           record only these CPUs, as 0,2-3\n"
 "      --duration SECONDS   stop after SECONDS (a decimal number)\n"
 "  -q, --quiet              print nothing but errors\n"
@@ -944,6 +959,8 @@ static double parse_duration(const char *s)
 struct record_opts {
 	const char *outdir;
 	char outbuf[64];
+	const char *topdir;
+	char kernel_dir[4096];
 	bool force;
 	const char *events[256];
 	int nr_events;
@@ -954,6 +971,7 @@ struct record_opts {
 	const char *buffer_arg;
 	const char *mode;
 	const char *clock_name;
+	const char *layout;
 	bool cpus[MAX_CPUS];
 	bool cpu_list;
 	double duration;
@@ -964,6 +982,11 @@ struct record_opts {
 	const char *switch_timer;
 	unsigned long long switch_us;
 };
+
+static bool is_lttng(const struct record_opts *o)
+{
+	return o->layout && !strcmp(o->layout, "lttng");
+}
 
 enum {
 	OPT_FORCE = 256,
@@ -977,6 +1000,7 @@ enum {
 	OPT_FLIGHT,
 	OPT_SWITCH_TIMER,
 	OPT_NO_SPLICE,
+	OPT_LAYOUT,
 };
 
 static const struct option record_long[] = {
@@ -993,6 +1017,7 @@ static const struct option record_long[] = {
 	{ "switch-timer", required_argument, NULL, OPT_SWITCH_TIMER },
 	{ "no-splice", no_argument, NULL, OPT_NO_SPLICE },
 	{ "clock", required_argument, NULL, 'C' },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -1123,6 +1148,12 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 					    optarg);
 			o->clock_name = optarg;
 			break;
+		case OPT_LAYOUT:
+			if (strcmp(optarg, "ftrace") && strcmp(optarg, "lttng"))
+				usage_error("--layout %s: ftrace or lttng",
+					    optarg);
+			o->layout = optarg;
+			break;
 		case OPT_CPU:
 			o->cpu_list = true;
 			parse_cpus(optarg, o->cpus);
@@ -1156,6 +1187,24 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 		default_dir(o->outbuf, sizeof(o->outbuf), "lrb-trace-");
 		o->outdir = o->outbuf;
 	}
+	if (is_lttng(o)) {
+		/* Where the LTTng analyses look for a kernel trace. */
+		if (snprintf(o->kernel_dir, sizeof(o->kernel_dir), "%s/kernel",
+			     o->outdir) >= (int)sizeof(o->kernel_dir))
+			usage_error("--output %s: too long", o->outdir);
+		o->topdir = o->outdir;
+		o->outdir = o->kernel_dir;
+	}
+	if (!o->nr_events && is_lttng(o)) {
+		size_t n = sizeof(default_lttng_events) / sizeof(*default_lttng_events);
+
+		o->default_events = true;
+		for (size_t i = 0; i < n; i++)
+			o->events[o->nr_events++] = default_lttng_events[i];
+		if (!o->quiet)
+			fprintf(stderr,
+				"lrb-record: no --event given: recording what the LTTng analyses read (--dry-run lists it)\n");
+	}
 	if (!o->nr_events) {
 		o->default_events = true;
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(*default_events); i++)
@@ -1179,6 +1228,7 @@ static void print_settings(const struct record_opts *o)
 	       o->outdir, o->name, size_str(o->subbuf_size, a, sizeof(a)),
 	       o->num_subbufs, o->mode ? o->mode : "discard",
 	       o->clock_name ? o->clock_name : "local");
+	printf("layout: %s\n", o->layout ? o->layout : "ftrace");
 	printf("events:");
 	for (int i = 0; i < o->nr_events; i++)
 		printf(" %s", o->events[i]);
@@ -1228,8 +1278,12 @@ static int cmd_record(int argc, char **argv)
 	}
 	find_tracefs();
 	remove_orphans(o.quiet);
+	if (o.topdir && mkdir(o.topdir, 0755) && errno != EEXIST)
+		die("%s: %s", o.topdir, strerror(errno));
 	prepare_output(o.outdir, o.force, false);
 	create_channel(o.name);
+	if (o.layout)
+		set("layout", o.layout);
 	snprintf(num, sizeof(num), "%llu", o.subbuf_size);
 	set("subbuf_size", num);
 	snprintf(num, sizeof(num), "%llu", o.num_subbufs);

@@ -38,10 +38,28 @@ struct event_at {
 static struct event_at first_ev, last_ev;
 
 /* 0 if @dir holds a CTF metadata file. */
+/*
+ * The trace in @dir: @dir itself, or DIR/kernel, where lrb-record
+ * --layout lttng puts it.
+ */
+static const char *lrb_trace_dir(const char *dir)
+{
+	static char kernel[4096];
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	if (!access(path, F_OK))
+		return dir;
+	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
+	snprintf(path, sizeof(path), "%s/metadata", kernel);
+	return access(path, F_OK) ? dir : kernel;
+}
+
 int lrb_report_check(const char *dir)
 {
 	char path[4096];
 
+	dir = lrb_trace_dir(dir);
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	return access(path, R_OK);
 }
@@ -218,6 +236,7 @@ int lrb_report(const char *dir)
 	double span;
 	DIR *d;
 
+	dir = lrb_trace_dir(dir);
 	if (read_metadata(dir))
 		return 1;
 	d = opendir(dir);
