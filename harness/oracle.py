@@ -21,7 +21,8 @@ oracle.py [--min-events N] [compare] DIR
       only in the need-resched bits, which each probe samples when it runs,
       and the jiffies that timer_start and timer_expire_entry read in
       TP_fast_assign() by at most one tick, and sched_switch's prev_state
-      of an exiting task by zombie versus dead);
+      of an exiting task by zombie versus dead); the page allocations and
+      frees, which interrupts make too, in either order (UNORDERED);
     - at least N (default 1000) events were compared field by field.
 
 oracle.py lttng DIR
@@ -338,6 +339,17 @@ def same(a, b):
     return a == b
 
 
+# Events that interrupts write as well as tasks (a page freed by RCU in a
+# softirq): one may land between ftrace's probe and LRB's probe of another,
+# so each tracer may hold a CPU's records of them in another order; they
+# are compared as sets, by their field values.
+UNORDERED = {'kmem:mm_page_alloc', 'kmem:mm_page_free'}
+
+
+def unordered_key(v):
+    return sorted((n, repr(x)) for n, x in v.items() if n != 'common_flags')
+
+
 def compare(ft, lr, w, show=20):
     """Compare the workload's records. Returns (stats dict, count problems)."""
     ft = [r for r in ft if r[2].get('common_pid') in w]
@@ -357,6 +369,8 @@ def compare(ft, lr, w, show=20):
     st = {'types': set(), 'events': 0, 'fields': 0, 'mismatches': 0, 'resched': 0}
     for key in sorted(set(fseq) | set(lseq), key=str):
         fl, ll = fseq.get(key, []), lseq.get(key, [])
+        if key[1] in UNORDERED:
+            fl, ll = sorted(fl, key=unordered_key), sorted(ll, key=unordered_key)
         if len(fl) != len(ll) and key[1] not in bad:
             cpubad.append('%s cpu %d: ftrace %d, lrb %d' % (key[1], key[0], len(fl), len(ll)))
         for k, (fv, lv) in enumerate(zip(fl, ll)):
