@@ -573,13 +573,14 @@ static void lrb_sc_enter_write_lttng(struct lrb_event_link *l, int nr,
 		lens[i] = sizeof(u64);
 		if (!lrb_sc_is_str(meta, i))
 			goto next;
-		/* The length with its NUL, up to the size; <= 0 on a fault. */
 		n = strncpy_from_user_nofault(strs->s[i],
 					      (const char __user *)args[i],
 					      LRB_SC_STR_MAX);
 		if (n <= 0)
 			strs->s[i][0] = '\0';
-		lens[i] = max(n, 1L);
+		strs->s[i][LRB_SC_STR_MAX - 1] = '\0';
+		/* What a reader takes: the text to its first NUL, and the NUL. */
+		lens[i] = strlen(strs->s[i]) + 1;
 next:
 		len += lens[i];
 	}
