@@ -41,6 +41,10 @@ oracle.py lttng DIR
     - lttng-irqstats: each hard IRQ's count equal to ftrace's
       irq_handler_entry records in the LRB trace's time range;
     - lttng-schedtop: wakeups of the workload's threads are listed;
+    - the workload's system call entries (syscall_entry_NAME, with user
+      strings as text): per CPU and system call, as many as ftrace's
+      sys_enter_NAME records, each argument that is a number equal to
+      ftrace's;
     - lttng-syscallstats names the process of DIR/bg_pid, which ran from
       before the recording to after it, by its process id (which it knows
       from the statedump only), not as '?';
@@ -746,6 +750,45 @@ def cmd_lttng(d):
         print('  irq %s: ftrace %d, lttng-irqstats %d' % (i, ft_irqs[i], la_irqs[i]))
     if bad or not ft_irqs:
         why.append('irqstats: %d lines differ' % len(bad) if bad else 'irqstats: no IRQ')
+
+    # System call entries: the arguments that are numbers, as ftrace has them.
+    import bt2
+    lsc = defaultdict(list)
+    for msg in bt2.TraceCollectionMessageIterator(path):
+        if not isinstance(msg, bt2._EventMessageConst) or \
+                not msg.event.name.startswith('syscall_entry_'):
+            continue
+        ev = msg.event
+        if int(ev.payload_field['common_pid']) not in w:
+            continue
+        lsc[int(ev.packet.context_field['cpu_id']), ev.name[len('syscall_entry_'):]].append(
+            {k: int(v) for k, v in ev.payload_field.items()
+             if isinstance(v, bt2._IntegerFieldConst)})
+    fsc = defaultdict(list)
+    for cpu, n, v in ft:
+        if n.startswith('syscalls:sys_enter_') and v.get('common_pid') in w:
+            fsc[cpu, n[len('syscalls:sys_enter_'):]].append(v)
+    calls = args = bad = 0
+    for key in set(lsc) | set(fsc):
+        if len(lsc[key]) != len(fsc[key]):
+            bad += 1
+            print('  %s cpu %d: ftrace %d entries, lrb %d' % (key[1], key[0], len(fsc[key]),
+                                                           len(lsc[key])))
+            continue
+        for lv, fv in zip(lsc[key], fsc[key]):
+            calls += 1
+            for k, x in lv.items():
+                if k in fv and k != 'common_flags':
+                    args += 1
+                    if (x - fv[k]) % (1 << 64):
+                        bad += 1
+                        if bad <= 10:
+                            print('  %s cpu %d %s: ftrace %s, lrb %s' % (key[1], key[0], k,
+                                                                      fv[k], x))
+    print('lttng: system call entries: %d of the workload, %d numbers compared with '
+          'ftrace\'s; differing: %d' % (calls, args, bad))
+    if bad or not calls:
+        why.append('system call entries: %d differ' % bad if bad else 'no system call entry')
 
     # schedtop: the workload's wakeups.
     wakees = set()
