@@ -42,6 +42,8 @@
  * @call: ftrace's event.
  * @list: in lrb_trace_events.
  * @lttng_name: lttng-modules' name for it, if it has the event.
+ * @sc_strs: a system call entry's arguments that are user-space strings,
+ *	a bit each (set once, at registration).
  * @name: SYSTEM:EVENT.
  */
 struct lrb_trace_event {
@@ -49,6 +51,7 @@ struct lrb_trace_event {
 	struct trace_event_call *call;
 	struct list_head list;
 	char lttng_name[LRB_LTTNG_NAME_MAX];
+	u8 sc_strs;
 	char name[];
 };
 
@@ -526,28 +529,31 @@ static bool lrb_sc_is_str(const struct syscall_metadata *meta, int i)
 	return !strcmp(meta->types[i], "const char *");
 }
 
-static bool lrb_sc_has_str(const struct syscall_metadata *meta)
+/* The string arguments of @meta, a bit each: worked out once, not per call. */
+static u8 lrb_sc_str_mask(const struct syscall_metadata *meta)
 {
+	u8 mask = 0;
 	int i;
 
 	for (i = 0; i < meta->nb_args; i++)
 		if (lrb_sc_is_str(meta, i))
-			return true;
-	return false;
+			mask |= BIT(i);
+	return mask;
 }
 
 /* The record: the common fields, the number, then each argument, packed. */
 static int lrb_sc_describe_lttng(struct lrb_event *ev, struct seq_buf *s)
 {
 	struct syscall_metadata *meta = to_te(ev)->call->data;
+	u8 strs = to_te(ev)->sc_strs;
 	int i;
 
-	if (!lrb_sc_has_str(meta))
+	if (!strs)
 		return lrb_lttng_describe(ev, s);
 	lrb_lttng_describe_common(s);
 	lrb_tsdl_integer(s, "__syscall_nr", 32, 32, LRB_TSDL_SIGNED, "");
 	for (i = 0; i < meta->nb_args; i++) {
-		if (lrb_sc_is_str(meta, i))
+		if (strs & BIT(i))
 			lrb_tsdl_string(s, meta->args[i]);
 		else
 			lrb_tsdl_integer(s, meta->args[i], 64, 8,
@@ -560,7 +566,7 @@ static int lrb_sc_describe_lttng(struct lrb_event *ev, struct seq_buf *s)
 /* A sys_enter_NAME record with strings, in the channel of @l. */
 static void lrb_sc_enter_write_lttng(struct lrb_event_link *l, int nr,
 				     const unsigned long *args,
-				     const struct syscall_metadata *meta)
+				     unsigned int nargs, u8 mask)
 {
 	struct lrb_sc_strs *strs = this_cpu_ptr(&lrb_sc_strs);
 	size_t lens[6], len = sizeof(struct trace_entry) + sizeof(int);
@@ -569,9 +575,9 @@ static void lrb_sc_enter_write_lttng(struct lrb_event_link *l, int nr,
 	char *p;
 	int i;
 
-	for (i = 0; i < meta->nb_args; i++) {
+	for (i = 0; i < nargs; i++) {
 		lens[i] = sizeof(u64);
-		if (!lrb_sc_is_str(meta, i))
+		if (!(mask & BIT(i)))
 			goto next;
 		n = strncpy_from_user_nofault(strs->s[i],
 					      (const char __user *)args[i],
@@ -589,8 +595,8 @@ next:
 		return;
 	*(int *)(p + sizeof(struct trace_entry)) = nr;
 	p += sizeof(struct trace_entry) + sizeof(int);
-	for (i = 0; i < meta->nb_args; i++) {
-		if (lrb_sc_is_str(meta, i))
+	for (i = 0; i < nargs; i++) {
+		if (mask & BIT(i))
 			memcpy(p, strs->s[i], lens[i]);
 		else
 			put_unaligned((u64)args[i], (u64 *)p);
@@ -605,10 +611,10 @@ static void lrb_sc_enter_write(struct lrb_event_link *l, int nr,
 {
 	struct syscall_trace_enter *ent;
 	struct lrb_slot slot __uninitialized;
-	struct syscall_metadata *meta = to_te(l->ev)->call->data;
 
-	if (l->owner->layout == LRB_LAYOUT_LTTNG && lrb_sc_has_str(meta)) {
-		lrb_sc_enter_write_lttng(l, nr, args, meta);
+	if (l->owner->layout == LRB_LAYOUT_LTTNG && to_te(l->ev)->sc_strs) {
+		lrb_sc_enter_write_lttng(l, nr, args, nargs,
+					 to_te(l->ev)->sc_strs);
 		return;
 	}
 
@@ -712,8 +718,10 @@ static bool lrb_sc_init(struct lrb_trace_event *te)
 		table[meta->syscall_nr] = &te->ev;
 	te->ev.start = lrb_sc_start;
 	te->ev.stop = lrb_sc_stop;
-	if (table == lrb_sc_enter_ev && te->ev.describe_lttng)
+	if (table == lrb_sc_enter_ev && te->ev.describe_lttng) {
+		te->sc_strs = lrb_sc_str_mask(meta);
 		te->ev.describe_lttng = lrb_sc_describe_lttng;
+	}
 	return true;
 }
 #else
