@@ -114,6 +114,7 @@ done
 cat > /tmp/oracle-workload.sh <<'W'
 #!/bin/sh
 echo $$ > /tmp/root_pid
+echo go > /tmp/oracle-bg
 for i in 1 2 3 4 5 6; do
 	ls -l /bin > /dev/null
 	echo "pipe $i" | cat | wc -c > /dev/null
@@ -131,8 +132,14 @@ rm -f /tmp/oracle-file
 W
 chmod +x /tmp/oracle-workload.sh
 # A process that runs from before the recording to after it: the LTTng
-# analyses know its process id from the statedump alone.
-sh -c 'while [ ! -e /tmp/oracle-stop ]; do sleep 0.05; done' &
+# analyses know its process id from the statedump alone. It waits in
+# open() on a FIFO until the workload opens it, so its first system call
+# to return does so after the statedump: lttng-syscallstats takes a
+# thread's process id at its first return and never again, so one on
+# another CPU during the statedump's walk would show the id as unknown
+# (a race LTTng's own statedump has as well).
+mkfifo /tmp/oracle-bg
+sh -c 'read x < /tmp/oracle-bg; while [ ! -e /tmp/oracle-stop ]; do sleep 0.05; done' &
 echo $! > /tmp/bg_pid
 echo "LRB-USER: record oracle"
 mkdir -p /tmp/oracle
