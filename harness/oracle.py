@@ -48,6 +48,10 @@ oracle.py lttng DIR
     - lttng-syscallstats names the process of DIR/bg_pid, which ran from
       before the recording to after it, by its process id (which it knows
       from the statedump only), not as '?';
+    - priorities as lttng-modules writes them, prio - MAX_RT_PRIO: each
+      workload thread's sched_switch (prev and next) and sched_wakeup
+      priorities, counted per value, equal to ftrace's minus 100, and a
+      value other than 20 among them (the workload runs a niced process);
   and that the metadata has what Trace Compass's LTTng 2.9 kernel layout
   and its kernel state provider read (TRACE_COMPASS below): its env,
   cpu_id in the packet context, those events with those fields, integers
@@ -632,6 +636,27 @@ def skew_allowance(ft, stamps, switches, tids):
     return allow, mid, len(pairs)
 
 
+# The priority fields of the sched events, as (tid field, prio field),
+# by ftrace name: lttng-modules names the tid fields so, its priorities
+# are prio - MAX_RT_PRIO.
+SCHED_PRIOS = {
+    'sched_switch': (('prev_pid', 'prev_prio'), ('next_pid', 'next_prio')),
+    'sched_wakeup': (('pid', 'prio'),),
+    'sched_waking': (('pid', 'prio'),),
+    'sched_wakeup_new': (('pid', 'prio'),),
+}
+
+
+def lttng_prios(counts, name, fields, w, shift=0):
+    """Count (event, tid, priority) of the workload's threads in @counts,
+    from an event's fields by their ftrace names (an int) or LTTng's."""
+    for tid, prio in SCHED_PRIOS.get(name, ()):
+        lt = tid.replace('pid', 'tid')
+        t = int(fields[tid] if tid in fields else fields[lt])
+        if t in w:
+            counts[name, t, int(fields[prio]) + shift] += 1
+
+
 def cmd_lttng(d):
     ftdir, path = os.path.join(d, 'ftrace'), os.path.join(d, 'lttng')
     why = []
@@ -753,12 +778,15 @@ def cmd_lttng(d):
 
     # System call entries: the arguments that are numbers, as ftrace has them.
     import bt2
-    lsc = defaultdict(list)
+    lsc, lprio = defaultdict(list), Counter()
     for msg in bt2.TraceCollectionMessageIterator(path):
         if not isinstance(msg, bt2._EventMessageConst) or \
-                not msg.event.name.startswith('syscall_entry_'):
+                not msg.event.name.startswith(('syscall_entry_', 'sched_')):
             continue
         ev = msg.event
+        if ev.name.startswith('sched_'):
+            lttng_prios(lprio, ev.name, ev.payload_field, w)
+            continue
         if int(ev.payload_field['common_pid']) not in w:
             continue
         lsc[int(ev.packet.context_field['cpu_id']), ev.name[len('syscall_entry_'):]].append(
@@ -789,6 +817,19 @@ def cmd_lttng(d):
           'ftrace\'s; differing: %d' % (calls, args, bad))
     if bad or not calls:
         why.append('system call entries: %d differ' % bad if bad else 'no system call entry')
+
+    # Priorities: lttng-modules' prio - MAX_RT_PRIO against ftrace's prio.
+    fprio = Counter()
+    for _, n, v in ft:
+        if n.startswith('sched:'):
+            lttng_prios(fprio, n[len('sched:'):], v, w, -100)
+    bad = sorted(k for k in set(lprio) | set(fprio) if lprio[k] != fprio[k])
+    print('lttng: priorities: %d of the workload\'s, values %s; differing from ftrace\'s '
+          'prio - 100: %d' % (sum(fprio.values()), sorted({k[2] for k in fprio}), len(bad)))
+    for k in bad[:10]:
+        print('  %s tid %d prio %d: ftrace %d, lrb %d' % (k[0], k[1], k[2], fprio[k], lprio[k]))
+    if bad or not {k[2] for k in fprio} - {20}:
+        why.append('priorities: %d differ' % len(bad) if bad else 'priorities: none but 20')
 
     # schedtop: the workload's wakeups.
     wakees = set()

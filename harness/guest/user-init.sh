@@ -121,6 +121,8 @@ for i in 1 2 3 4 5 6; do
 	sleep 0.02
 done
 sh -c 'trap "" USR1; kill -USR1 $$; kill -0 $$' 
+# A niced thread: its priorities differ from the default's.
+sh -c 'renice 5 -p $$ > /dev/null; i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done'
 taskset -c 1 sh -c 'i=0; while [ $i -lt 300 ]; do i=$((i + 1)); done; cat /proc/self/stat > /dev/null' &
 taskset -c 0 dd if=/dev/zero of=/tmp/oracle-file bs=4k count=64 2>/dev/null
 # Hard interrupts: I/O on the 9p share's virtio device.

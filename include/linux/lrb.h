@@ -621,6 +621,7 @@ static __always_inline int lrb_write_record(struct lrb_channel *chan,
 #ifdef CONFIG_LRB_TRACE_EVENTS
 /* For the probes of the LRB stage of TRACE_EVENT (include/trace/lrb.h). */
 void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len);
+void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot);
 #endif
 
 #endif /* _LINUX_LRB_H */

@@ -51,7 +51,7 @@ lrb_trace_event_##call(void *__data, proto)				\
 									\
 	{ assign; }							\
 									\
-	lrb_commit(&__slot);						\
+	lrb_trace_event_commit(__data, entry, &__slot);			\
 }
 
 /*

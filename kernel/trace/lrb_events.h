@@ -41,6 +41,8 @@ struct lrb_events_owner {
  * @owner: the channel's owner.
  * @running: attached by @ev's start().
  * @new: made by the command in progress, undone if it fails.
+ * @lttng_prios: the 32-bit words of a trace event's record that hold a
+ *	priority, a bit each, while the link runs in &LRB_LAYOUT_LTTNG.
  */
 struct lrb_event_link {
 	struct lrb_event *ev;
@@ -50,6 +52,7 @@ struct lrb_event_link {
 	struct lrb_events_owner *owner;
 	bool running;
 	bool new;
+	unsigned long lttng_prios;
 };
 
 /* Flags of lrb_tsdl_integer(). */
@@ -68,6 +71,7 @@ extern struct trace_event_call *__stop_ftrace_events[];
 bool lrb_lttng_event_name(const char *system, const char *event, char *buf,
 			  size_t size);
 int lrb_lttng_describe(struct lrb_event *ev, struct seq_buf *s);
+bool lrb_lttng_is_prio(const char *event, const char *field);
 
 /**
  * struct lrb_lttng_record - an event with a record of its own in the LTTng

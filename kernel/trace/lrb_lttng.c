@@ -15,9 +15,8 @@
  * Some of those have a record of their own in the LTTng layout instead
  * (lrb_lttng_records[]), written by a probe of their own.
  *
- * Where the values differ and the tools only show them, the ftrace value
- * is kept: a priority is the kernel's prio (120 for nice 0), where
- * lttng-modules writes prio - MAX_RT_PRIO (20).
+ * One value differs in the records that keep their layout: priorities,
+ * which lttng-modules writes as prio - MAX_RT_PRIO (lrb_lttng_prios[]).
  */
 
 #include <linux/glob.h>
@@ -249,6 +248,23 @@ static const struct lrb_lttng_field {
 	{ "mm_vmscan_lru_shrink_inactive", "nr_activate1", "nr_activate_file" },
 };
 
+/*
+ * The fields that hold a priority, by their ftrace names, in the events
+ * whose LTTng names @event matches. ftrace writes the kernel's prio (100
+ * to 139 for the nice levels, less for real time), lttng-modules prio -
+ * MAX_RT_PRIO (0 to 39, negative for real time): the tools show it, and
+ * Trace Compass keeps it in its thread states. The stage's probe writes
+ * ftrace's value; lrb_trace_event_commit() turns it into lttng-modules'.
+ */
+static const struct lrb_lttng_prio {
+	const char *event;
+	const char *field;
+} lrb_lttng_prios[] = {
+	{ "sched_*", "prio" },
+	{ "sched_switch", "prev_prio" },
+	{ "sched_switch", "next_prio" },
+};
+
 /* Records of their own */
 
 /**
@@ -402,6 +418,25 @@ static const char *lrb_lttng_field_name(const char *event, const char *field)
 		    glob_match(lrb_lttng_fields[i].event, event))
 			return lrb_lttng_fields[i].lttng;
 	return field;
+}
+
+/**
+ * lrb_lttng_is_prio() - whether the LTTng layout writes a field as a
+ *	priority of lttng-modules
+ * @event: the event's LTTng name.
+ * @field: the field's ftrace name.
+ *
+ * Return: true if lttng-modules writes @field as prio - MAX_RT_PRIO.
+ */
+bool lrb_lttng_is_prio(const char *event, const char *field)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lrb_lttng_prios); i++)
+		if (!strcmp(lrb_lttng_prios[i].field, field) &&
+		    glob_match(lrb_lttng_prios[i].event, event))
+			return true;
+	return false;
 }
 
 /* The last @c in [@p, @end), or NULL. */

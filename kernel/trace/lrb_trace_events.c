@@ -20,6 +20,7 @@
 #include <linux/lrb_marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched/prio.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -93,6 +94,28 @@ void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
 	return slot->data;
 }
 EXPORT_SYMBOL_GPL(lrb_trace_event_reserve);
+
+/**
+ * lrb_trace_event_commit() - commit the record of an LRB stage probe
+ * @data: the probe's data, the link of lrb_trace_event_reserve().
+ * @entry: the record, filled by TP_fast_assign().
+ * @slot: its slot.
+ *
+ * In &LRB_LAYOUT_LTTNG, the priorities of the record become
+ * lttng-modules' first (lrb_te_lttng_prios()).
+ */
+void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot)
+{
+	struct lrb_event_link *l = data;
+	unsigned long words = l->lttng_prios;
+	unsigned int i;
+
+	if (unlikely(words))
+		for_each_set_bit(i, &words, BITS_PER_LONG)
+			((int *)entry)[i] -= MAX_RT_PRIO;
+	lrb_commit(slot);
+}
+EXPORT_SYMBOL_GPL(lrb_trace_event_commit);
 
 /* CTF description */
 
@@ -459,11 +482,32 @@ static void *lrb_te_lttng_probe(struct lrb_event_link *l)
 	return rec ? rec->probe : NULL;
 }
 
+/*
+ * The 32-bit words of @l's records that hold a priority, if its channel
+ * is in the LTTng layout; set before the probe runs, and fixed while it
+ * does, as the layout is.
+ */
+static unsigned long lrb_te_lttng_prios(struct lrb_event_link *l)
+{
+	struct ftrace_event_field *f;
+	unsigned long words = 0;
+
+	if (l->owner->layout != LRB_LAYOUT_LTTNG || !l->ev->lttng_name)
+		return 0;
+	list_for_each_entry(f, trace_get_fields(to_te(l->ev)->call), link)
+		if (f->size == sizeof(int) && f->offset % sizeof(int) == 0 &&
+		    f->offset / sizeof(int) < BITS_PER_LONG &&
+		    lrb_lttng_is_prio(l->ev->lttng_name, f->name))
+			words |= BIT(f->offset / sizeof(int));
+	return words;
+}
+
 static int lrb_te_start(struct lrb_event_link *l)
 {
 	struct trace_event_call *call = to_te(l->ev)->call;
 	void *lttng = lrb_te_lttng_probe(l);
 
+	l->lttng_prios = lrb_te_lttng_prios(l);
 	if (lttng)
 		return tracepoint_probe_register(call->tp, lttng, l);
 	return tracepoint_probe_register(call->tp, call->class->lrb_probe, l);
