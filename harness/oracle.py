@@ -48,6 +48,11 @@ oracle.py lttng DIR
     - lttng-syscallstats names the process of DIR/bg_pid, which ran from
       before the recording to after it, by its process id (which it knows
       from the statedump only), not as '?';
+    - two statedumps, the one at the start and one the workload asks for
+      (NAME/statedump), each with start and end, and in each, per IRQ,
+      the chip and the handler names that DIR/interrupts
+      (/proc/interrupts) lists, and every handler that ftrace's
+      irq_handler_entry saw run;
     - priorities as lttng-modules writes them, prio - MAX_RT_PRIO: each
       workload thread's sched_switch (prev and next) and sched_wakeup
       priorities, counted per value, equal to ftrace's minus 100, and a
@@ -778,12 +783,21 @@ def cmd_lttng(d):
 
     # System call entries: the arguments that are numbers, as ftrace has them.
     import bt2
-    lsc, lprio = defaultdict(list), Counter()
+    lsc, lprio, sd_irqs, sd_marks = defaultdict(list), Counter(), defaultdict(list), []
     for msg in bt2.TraceCollectionMessageIterator(path):
         if not isinstance(msg, bt2._EventMessageConst) or \
-                not msg.event.name.startswith(('syscall_entry_', 'sched_')):
+                not msg.event.name.startswith(('syscall_entry_', 'sched_',
+                                               'lttng_statedump_')):
             continue
         ev = msg.event
+        if ev.name in ('lttng_statedump_start', 'lttng_statedump_end'):
+            sd_marks.append(ev.name)
+        if ev.name == 'lttng_statedump_interrupt':
+            p = ev.payload_field
+            sd_irqs[len(sd_marks), int(p['irq'])].append((str(p['name']),
+                                                           str(p['action'])))
+        if ev.name.startswith('lttng_statedump_'):
+            continue
         if ev.name.startswith('sched_'):
             lttng_prios(lprio, ev.name, ev.payload_field, w)
             continue
@@ -830,6 +844,38 @@ def cmd_lttng(d):
         print('  %s tid %d prio %d: ftrace %d, lrb %d' % (k[0], k[1], k[2], fprio[k], lprio[k]))
     if bad or not {k[2] for k in fprio} - {20}:
         why.append('priorities: %d differ' % len(bad) if bad else 'priorities: none but 20')
+
+    # The statedump's interrupt handlers: each IRQ's as /proc/interrupts
+    # lists them (read after the recording), and every handler that
+    # ftrace saw run among them.
+    with open(os.path.join(d, 'interrupts')) as f:
+        proc = {int(m.group(1)): m.group(2).rstrip() for m in
+                (re.match(r'\s*(\d+):(.*)', l) for l in f) if m}
+    # Each of the two statedumps (at the start, and the one the workload
+    # asks for through NAME/statedump) is whole.
+    bad = [] if sd_marks == ['lttng_statedump_start', 'lttng_statedump_end'] * 2 else \
+        ['statedumps: start and end records %s, not two of each in turn' % sd_marks]
+    seen = {(v['irq'], v['name']) for _, n, v in ft if n == 'irq:irq_handler_entry'}
+    for sd in (1, 3):
+        irqs = {irq: hs for (i, irq), hs in sd_irqs.items() if i == sd}
+        for irq, hs in sorted(irqs.items()):
+            line = proc.get(irq, '')
+            if not line.endswith('  ' + ', '.join(h[1] for h in hs)) or \
+                    hs[0][0] not in line.split():
+                bad.append('irq %d %s: /proc/interrupts has %r' % (irq, hs, line))
+        bad += ['irq %d handler %s ran, not in statedump %d' % (k + (sd // 2 + 1,))
+                for k in sorted(seen) if k[1] not in [h[1] for h in irqs.get(k[0], ())]]
+        if not irqs:
+            bad.append('statedump %d: no interrupt' % (sd // 2 + 1))
+    print('lttng: statedump: %d statedumps; %d interrupt handlers of %d IRQs in the first, '
+          '%d of them seen running by ftrace; differing from /proc/interrupts or missing: %d'
+          % (sd_marks.count('lttng_statedump_start'),
+             sum(len(h) for (i, _), h in sd_irqs.items() if i == 1),
+             len([k for k in sd_irqs if k[0] == 1]), len(seen), len(bad)))
+    for b in bad[:10]:
+        print('  ' + b)
+    if bad:
+        why.append('statedump: ' + bad[0])
 
     # schedtop: the workload's wakeups.
     wakees = set()

@@ -97,6 +97,10 @@ stat() { awk -v k="$1:" '$0 == "cpu: total" { t = 1 } t && $1 == k { print $2 }'
 
 expect "lrb-record -e with an unknown event fails, says why" \
 	"grep -q 'LRB-USER: bad event exit 1' '$log.txt' && grep -q 'no such event' '$log.txt'"
+expect "an on-demand statedump is refused while the channel is disabled, for a value other than 1, and without statedump events" \
+	"grep -q 'LRB-USER: statedump disabled: .*Invalid argument' '$log.txt' &&
+	 grep -q 'LRB-USER: statedump of 2: .*Invalid argument' '$log.txt' &&
+	 grep -q 'LRB-USER: statedump without its events: .*No such file' '$log.txt'"
 expect "lrb-record probes exit status 0" "grep -q 'LRB-USER: record probes exit 0' '$log.txt'"
 
 expect "lrb-record torture exit status 0" "grep -q 'LRB-USER: record torture exit 0' '$log.txt'"

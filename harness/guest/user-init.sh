@@ -115,6 +115,8 @@ cat > /tmp/oracle-workload.sh <<'W'
 #!/bin/sh
 echo $$ > /tmp/root_pid
 echo go > /tmp/oracle-bg
+# The statedump again, on demand, into the LTTng-layout channel.
+echo 1 > /sys/kernel/tracing/lrb/oracle_lttng/statedump
 for i in 1 2 3 4 5 6; do
 	ls -l /bin > /dev/null
 	echo "pipe $i" | cat | wc -c > /dev/null
@@ -158,6 +160,7 @@ touch /tmp/oracle-stop
 wait "$(cat /tmp/bg_pid)"
 mkdir -p /tmp/oracle/ftrace/events
 cp /tmp/root_pid /tmp/bg_pid /tmp/oracle/
+cat /proc/interrupts > /tmp/oracle/interrupts
 cp $T/events/header_page $T/events/header_event /tmp/oracle/ftrace/
 for c in $(seq 0 $(($(nproc) - 1))); do
 	timeout 3 cat $O/per_cpu/cpu$c/trace_pipe_raw > /tmp/oracle/ftrace/cpu$c.raw
@@ -202,6 +205,14 @@ echo "LRB-USER: snapshot of no channel exit $?"
 echo "create disc" > /sys/kernel/tracing/lrb/control
 lrb-record snapshot -B disc -o /tmp/flight/discard
 echo "LRB-USER: snapshot of a discard channel exit $?"
+# An on-demand statedump: refused while the channel is disabled, for a
+# value other than 1, and for a channel without statedump events.
+sd=/sys/kernel/tracing/lrb/disc/statedump
+echo "LRB-USER: statedump disabled: $( (echo 1 > $sd) 2>&1)"
+echo 1 > /sys/kernel/tracing/lrb/disc/enable
+echo "LRB-USER: statedump of 2: $( (echo 2 > $sd) 2>&1)"
+echo "LRB-USER: statedump without its events: $( (echo 1 > $sd) 2>&1)"
+echo 0 > /sys/kernel/tracing/lrb/disc/enable
 echo "remove disc" > /sys/kernel/tracing/lrb/control
 
 # Switch timer: how long a lone record on CPU 1 takes to reach

@@ -725,6 +725,30 @@ struct lrb_event_link *lrb_events_owner_link(struct lrb_events_owner *o,
 }
 
 /**
+ * lrb_events_statedump() - record the statedump again into a running
+ *	channel
+ * @o: the channel's owner.
+ *
+ * As when the channel started (lrb_statedump()): for a trace that must
+ * know the processes of a later moment, as LTTng's "regenerate
+ * statedump" does. May sleep.
+ *
+ * Return: 0; -EINVAL if the owner's events do not run, -ENOENT if it
+ * selected no statedump event.
+ */
+int lrb_events_statedump(struct lrb_events_owner *o)
+{
+	int ret = -EINVAL;
+
+	mutex_lock(&lrb_events_mutex);
+	if (o->chan)
+		ret = lrb_statedump(o) ? 0 : -ENOENT;
+	mutex_unlock(&lrb_events_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(lrb_events_statedump);
+
+/**
  * lrb_events_stop() - stop the events of an owner
  * @o: the owner.
  *

@@ -107,7 +107,8 @@ int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan);
 void lrb_events_stop(struct lrb_events_owner *o);
 struct lrb_event_link *lrb_events_owner_link(struct lrb_events_owner *o,
 					     struct lrb_event *ev);
-void lrb_statedump(struct lrb_events_owner *o);
+bool lrb_statedump(struct lrb_events_owner *o);
+int lrb_events_statedump(struct lrb_events_owner *o);
 void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o);
 void lrb_events_metadata(struct seq_file *m);
 void lrb_events_metadata_lttng(struct seq_file *m);
@@ -131,6 +132,12 @@ static inline int lrb_events_start(struct lrb_events_owner *o,
 }
 
 static inline void lrb_events_stop(struct lrb_events_owner *o) { }
+
+static inline int lrb_events_statedump(struct lrb_events_owner *o)
+{
+	return -EOPNOTSUPP;
+}
+
 static inline void lrb_events_show(struct seq_file *m,
 				   struct lrb_events_owner *o) { }
 static inline void lrb_events_metadata(struct seq_file *m) { }

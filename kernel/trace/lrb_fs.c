@@ -11,6 +11,8 @@
  *                            fields: "ftrace", or "lttng" as lttng-modules
  *                            does, for the tools that read LTTng traces
  *   NAME/enable          0 or 1; disabling flushes every CPU
+ *   NAME/statedump       a write of 1 records the statedump again into the
+ *                        enabled channel
  *   NAME/switch_timer    microseconds after which an open sub-buffer is
  *                        closed, 0 for never; writable at any time
  *   NAME/dump_on_oops    1: print the channel's last records on an oops or
@@ -629,6 +631,34 @@ static const struct file_operations lrb_fs_enable_fops = {
 	.open = lrb_fs_open,
 	.read = lrb_fs_enable_read,
 	.write = lrb_fs_enable_write,
+	.release = lrb_fs_release,
+	.llseek = default_llseek,
+};
+
+/*
+ * statedump: the registry's mutex, which lrb_events_statedump() takes,
+ * orders it with enable and disable.
+ */
+static ssize_t lrb_fs_statedump_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	bool on;
+	int ret;
+
+	ret = lrb_fs_get_bool(ubuf, count, &on);
+	if (ret)
+		return ret;
+	if (!on)
+		return -EINVAL;
+	ret = lrb_events_statedump(&fc->events);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_statedump_fops = {
+	.open = lrb_fs_open,
+	.write = lrb_fs_statedump_write,
 	.release = lrb_fs_release,
 	.llseek = default_llseek,
 };
@@ -1569,6 +1599,10 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 			return -ENOMEM;
 	if (!tracefs_create_file("layout", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_layout_fops))
+		return -ENOMEM;
+	if (IS_ENABLED(CONFIG_LRB_MARKERS) &&
+	    !tracefs_create_file("statedump", LRB_FS_MODE_WRITE_ONLY, fc->dir,
+				 fc, &lrb_fs_statedump_fops))
 		return -ENOMEM;
 	if (!tracefs_create_file("enable", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_enable_fops) ||

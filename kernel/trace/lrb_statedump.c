@@ -13,9 +13,16 @@
  * that starts or ends meanwhile is recorded or not, as with
  * lttng-modules. Its records go to the starting channel only; those that
  * do not fit are counted as lost like any others.
+ *
+ * lttng_statedump_interrupt, between the threads and the end, lists the
+ * handlers of each interrupt, one descriptor at a time, under its lock.
  */
 
 #include <linux/init.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqdesc.h>
+#include <linux/irqnr.h>
 #include <linux/kernel.h>
 #include <linux/lrb.h>
 #include <linux/lrb_marker.h>
@@ -25,6 +32,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_buf.h>
+#include <linux/unaligned.h>
 
 #include "lrb_events.h"
 
@@ -57,6 +65,14 @@ struct lrb_statedump_process {
 	s32 status;
 	u32 cpu;
 };
+
+/*
+ * The record of lttng_statedump_interrupt: u32 irq, the strings name (the
+ * IRQ chip's) and action (the handler's, as /proc/interrupts and
+ * irq_handler_entry name it), then s32 tid (its thread, if threaded).
+ * Names longer than this are cut.
+ */
+#define LRB_SD_IRQ_NAME_MAX	64
 
 /* Written by lrb_statedump() only: nothing to attach. */
 static int lrb_statedump_start(struct lrb_event_link *l)
@@ -100,6 +116,33 @@ static void lrb_statedump_process_print(struct lrb_event *ev,
 		       sizeof(p->name)), p->name, p->status);
 }
 
+static int lrb_statedump_irq_describe(struct lrb_event *ev,
+				      struct seq_buf *s)
+{
+	lrb_tsdl_integer(s, "irq", 32, 32, 0, "");
+	lrb_tsdl_string(s, "name");
+	lrb_tsdl_string(s, "action");
+	lrb_tsdl_integer(s, "tid", 32, 8, LRB_TSDL_SIGNED, "");
+	return 0;
+}
+
+static void lrb_statedump_irq_print(struct lrb_event *ev, struct seq_buf *s,
+				    const void *data, size_t len)
+{
+	const char *name = data + sizeof(u32), *end = data + len, *action;
+	size_t n;
+
+	if (len < sizeof(u32) + 2 + sizeof(s32))
+		return;
+	n = strnlen(name, end - name);
+	action = name + n + 1;
+	if (action >= end)
+		return;
+	seq_buf_printf(s, " irq=%u name=%.*s action=%.*s",
+		       get_unaligned((const u32 *)data), (int)n, name,
+		       (int)strnlen(action, end - action), action);
+}
+
 /* start and end have no fields: described and printed as markers are. */
 static struct lrb_event lrb_statedump_start_ev = {
 	.name = "lttng_statedump_start",
@@ -115,6 +158,14 @@ static struct lrb_event lrb_statedump_process_ev = {
 	.print = lrb_statedump_process_print,
 };
 
+static struct lrb_event lrb_statedump_irq_ev = {
+	.name = "lttng_statedump_interrupt",
+	.start = lrb_statedump_start,
+	.stop = lrb_statedump_stop,
+	.describe = lrb_statedump_irq_describe,
+	.print = lrb_statedump_irq_print,
+};
+
 static struct lrb_event lrb_statedump_end_ev = {
 	.name = "lttng_statedump_end",
 	.start = lrb_statedump_start,
@@ -124,6 +175,7 @@ static struct lrb_event lrb_statedump_end_ev = {
 static struct lrb_event * const lrb_statedump_events[] = {
 	&lrb_statedump_start_ev,
 	&lrb_statedump_process_ev,
+	&lrb_statedump_irq_ev,
 	&lrb_statedump_end_ev,
 };
 
@@ -201,27 +253,88 @@ static void lrb_statedump_tasks(struct lrb_event_link *l)
 	}
 }
 
+/* One interrupt record of @action, a handler of @irq; under its lock. */
+static void lrb_statedump_irq(struct lrb_event_link *l, unsigned int irq,
+			      const char *chip, const struct irqaction *action)
+{
+	const char *name = action->name ? action->name : "";
+	size_t clen = strnlen(chip, LRB_SD_IRQ_NAME_MAX - 1);
+	size_t alen = strnlen(name, LRB_SD_IRQ_NAME_MAX - 1);
+	struct lrb_slot slot __uninitialized;
+	char *p;
+
+	if (lrb_reserve(l->chan, &slot, l->ev->id,
+			sizeof(u32) + clen + 1 + alen + 1 + sizeof(s32)))
+		return;
+	p = slot.data;
+	put_unaligned(irq, (u32 *)p);
+	p += sizeof(u32);
+	memcpy(p, chip, clen);
+	p[clen] = '\0';
+	p += clen + 1;
+	memcpy(p, name, alen);
+	p[alen] = '\0';
+	p += alen + 1;
+	put_unaligned(action->thread ? action->thread->pid : 0, (s32 *)p);
+	lrb_commit(&slot);
+}
+
+/*
+ * Every handler of every interrupt, as /proc/interrupts lists them: one
+ * descriptor at a time, under RCU (a sparse IRQ's descriptor is freed
+ * after a grace period) and its lock, which keeps its handlers.
+ */
+static void lrb_statedump_irqs(struct lrb_event_link *l)
+{
+	const struct irqaction *action;
+	struct irq_desc *desc;
+	struct irq_chip *chip;
+	unsigned long flags;
+	unsigned int irq;
+
+	for (irq = 0; irq < nr_irqs; irq++) {
+		rcu_read_lock();
+		desc = irq_to_desc(irq);
+		if (desc) {
+			raw_spin_lock_irqsave(&desc->lock, flags);
+			chip = irq_desc_get_chip(desc);
+			for (action = desc->action; action; action = action->next)
+				lrb_statedump_irq(l, irq, chip && chip->name ?
+						  chip->name : "None", action);
+			raw_spin_unlock_irqrestore(&desc->lock, flags);
+		}
+		rcu_read_unlock();
+		cond_resched();
+	}
+}
+
 /**
  * lrb_statedump() - record the threads alive into a starting channel
  * @o: the channel's owner, its links just started.
  *
  * Writes the statedump events the channel selected, if any. Called by
  * the registry with its mutex held, so the links stay; may sleep.
+ *
+ * Return: false if the channel selected none.
  */
-void lrb_statedump(struct lrb_events_owner *o)
+bool lrb_statedump(struct lrb_events_owner *o)
 {
-	struct lrb_event_link *start, *process, *end;
+	struct lrb_event_link *start, *process, *irq, *end;
 
 	start = lrb_events_owner_link(o, &lrb_statedump_start_ev);
 	process = lrb_events_owner_link(o, &lrb_statedump_process_ev);
+	irq = lrb_events_owner_link(o, &lrb_statedump_irq_ev);
 	end = lrb_events_owner_link(o, &lrb_statedump_end_ev);
-	if (!start && !process && !end)
-		return;
+	if (!start && !process && !irq && !end)
+		return false;
 	lrb_statedump_mark(start);
 	/* The idle threads (pid 0) have no struct pid: lttng-modules skips them too. */
 	if (process)
 		lrb_statedump_tasks(process);
+	if (irq)
+		lrb_statedump_irqs(irq);
 	lrb_statedump_mark(end);
+	return true;
 }
 
 static int __init lrb_statedump_init(void)
