@@ -57,6 +57,15 @@ oracle.py lttng DIR
       workload thread's sched_switch (prev and next) and sched_wakeup
       priorities, counted per value, equal to ftrace's minus 100, and a
       value other than 20 among them (the workload runs a niced process);
+    - the block events' rwbs as lttng-modules' bits: per event, device,
+      sector, bits and thread, as many records as ftrace's with the bits
+      of its rwbs text (DIR/ftrace recorded the block events too);
+    - lttng-iousagetop: each disk's requests and sectors equal to those
+      of ftrace's block_rq_issue and block_rq_complete records, the disk
+      named by the statedump;
+    - in each statedump, the block devices of DIR/blockdevs (the disks,
+      and partitions with sectors, of /sys/class/block) with their
+      device numbers;
   and that the metadata has what Trace Compass's LTTng 2.9 kernel layout
   and its kernel state provider read (TRACE_COMPASS below): its env,
   cpu_id in the packet context, those events with those fields, integers
@@ -467,6 +476,7 @@ TICK_NS = 4000000       # one scheduling tick of the guests (HZ=250)
 # and the handlers of its KernelStateProvider, lttng2.kernel.core): event:
 # {field: 'int' or 'text'}.
 _HRT = {'hrtimer': 'int'}
+_BLK = {'dev': 'int', 'sector': 'int', 'nr_sector': 'int', 'rwbs': 'int'}
 TRACE_COMPASS = {
     'sched_switch': {'prev_comm': 'text', 'prev_tid': 'int', 'prev_state': 'int',
                      'prev_prio': 'int', 'next_comm': 'text', 'next_tid': 'int',
@@ -494,6 +504,11 @@ TRACE_COMPASS = {
     'lttng_statedump_process_state': {'tid': 'int', 'pid': 'int', 'ppid': 'int',
                                       'status': 'int', 'name': 'text'},
     'syscall_entry_openat': {},
+    'block_rq_insert': _BLK,
+    'block_rq_issue': _BLK,
+    'block_rq_complete': _BLK,
+    'block_bio_frontmerge': _BLK,
+    'lttng_statedump_block_device': {'dev': 'int', 'diskname': 'text'},
     'syscall_exit_openat': {'ret': 'int'},
     'x86_irq_vectors_local_timer_entry': {'vector': 'int'},
 }
@@ -652,6 +667,28 @@ SCHED_PRIOS = {
 }
 
 
+# lttng-modules' rwbs bits (include/instrumentation/events/block.h) for
+# the letters of blk_fill_rwbs(): F (a preflush), the operation, then F
+# (FUA), A (read-ahead), S (sync), M (metadata).
+RWBS = re.compile(r'(F?)(DE|[WDFRN])(F?)(A?)(S?)(M?)')
+RWBS_OPS = {'W': 1, 'D': 2, 'DE': 2 | 128, 'F': 256, 'R': 4, 'N': 0}
+
+
+# Block events lttng-modules 2.13 does not instrument: they keep their
+# ftrace layout in LTTng's.
+BLOCK_NOT_LTTNG = {'block:block_io_start', 'block:block_io_done', 'block:block_rq_error'}
+
+
+def rwbs_bits(text):
+    """lttng-modules' rwbs for ftrace's rwbs text."""
+    m = RWBS.fullmatch(text)
+    if not m:
+        raise ValueError('rwbs %r' % text)
+    pre, op, fua, ra, sync, meta = m.groups()
+    return (RWBS_OPS[op] | (1024 if pre else 0) | (512 if fua else 0) | (8 if ra else 0) |
+            (32 if sync else 0) | (64 if meta else 0))
+
+
 def lttng_prios(counts, name, fields, w, shift=0):
     """Count (event, tid, priority) of the workload's threads in @counts,
     from an event's fields by their ftrace names (an int) or LTTng's."""
@@ -784,12 +821,22 @@ def cmd_lttng(d):
     # System call entries: the arguments that are numbers, as ftrace has them.
     import bt2
     lsc, lprio, sd_irqs, sd_marks = defaultdict(list), Counter(), defaultdict(list), []
+    lblk, sd_bdevs = Counter(), defaultdict(set)
     for msg in bt2.TraceCollectionMessageIterator(path):
         if not isinstance(msg, bt2._EventMessageConst) or \
                 not msg.event.name.startswith(('syscall_entry_', 'sched_',
-                                               'lttng_statedump_')):
+                                               'lttng_statedump_', 'block_')):
             continue
         ev = msg.event
+        if ev.name.startswith('block_'):
+            p = ev.payload_field
+            if 'rwbs' in p:
+                lblk[ev.name, int(p['dev']), int(p['sector']), int(p['rwbs']),
+                     int(p['tid'] if 'tid' in p else p['common_pid'])] += 1
+            continue
+        if ev.name == 'lttng_statedump_block_device':
+            sd_bdevs[len(sd_marks)].add((str(ev.payload_field['diskname']),
+                                         int(ev.payload_field['dev'])))
         if ev.name in ('lttng_statedump_start', 'lttng_statedump_end'):
             sd_marks.append(ev.name)
         if ev.name == 'lttng_statedump_interrupt':
@@ -876,6 +923,69 @@ def cmd_lttng(d):
         print('  ' + b)
     if bad:
         why.append('statedump: ' + bad[0])
+
+    # Block events: lttng-modules' rwbs bits for ftrace's text, and the
+    # same device, sector and thread, in the LRB trace's time range.
+    fblk = Counter((n[len('block:'):], v['dev'], v['sector'], rwbs_bits(v['rwbs']),
+                    v['common_pid']) for (_, n, v), ts in zip(ft, stamps)
+                   if n.startswith('block:') and 'rwbs' in v and
+                   n not in BLOCK_NOT_LTTNG and first + offset <= ts <= last + offset)
+    bad = sorted(k for k in set(lblk) | set(fblk) if lblk[k] != fblk[k])
+    print('lttng: block: %d records with rwbs by ftrace (%s), %d by lrb; differing: %d'
+          % (sum(fblk.values()), ', '.join('%s %d' % kv for kv in sorted(
+              Counter(k[0] for k in fblk.elements()).items())), sum(lblk.values()), len(bad)))
+    for k in bad[:10]:
+        print('  %s dev %d sector %d rwbs %d tid %d: ftrace %d, lrb %d' % (k + (fblk[k], lblk[k])))
+    if bad or not any(k[0] == 'block_rq_complete' for k in fblk):
+        why.append('block: %d differ' % len(bad) if bad else 'block: no request completed')
+
+    # iousagetop: requests and sectors per disk, named by the statedump.
+    # The analyses count a request at its completion, if one of as many
+    # sectors was issued at its sector (a flush, of none, is not one).
+    names = {dev: name for (name, dev) in sd_bdevs[1]}
+    issued, ft_reqs, ft_sectors = {}, Counter(), Counter()
+    for (_, n, v), ts in sorted(zip(ft, stamps), key=lambda r: r[1]):
+        if not first + offset <= ts <= last + offset or not v.get('nr_sector'):
+            continue
+        key = (v['dev'], v['sector'])
+        if n == 'block:block_rq_issue':
+            issued[key] = v['nr_sector']
+        elif n == 'block:block_rq_complete' and issued.get(key) == v['nr_sector']:
+            del issued[key]
+            ft_reqs[names.get(v['dev'], v['dev'])] += 1
+            ft_sectors[names.get(v['dev'], v['dev'])] += v['nr_sector']
+    la_reqs, la_sectors = Counter(), Counter()
+    for cls, _, _, rows in la_mi('iousagetop', path):
+        for row in rows:
+            if cls in ('per-disk-top-request', 'per-disk-top-sector'):
+                (la_reqs if cls.endswith('request') else la_sectors)[row[0]['name']] += \
+                    cell(row[1])
+    bad = sorted(k for k in set(ft_reqs) | set(la_reqs)
+                 if (ft_reqs[k], ft_sectors[k]) != (la_reqs[k], la_sectors[k]))
+    print('lttng: iousagetop: %s by ftrace, %s by lttng-iousagetop (requests, sectors); '
+          'disks differing: %d' % (
+              ', '.join('%s %d, %d' % (k, ft_reqs[k], ft_sectors[k]) for k in sorted(ft_reqs)),
+              ', '.join('%s %d, %d' % (k, la_reqs[k], la_sectors[k]) for k in sorted(la_reqs)),
+              len(bad)))
+    if bad or not ft_reqs:
+        why.append('iousagetop: %d disks differ' % len(bad) if bad else 'iousagetop: no request')
+
+    # The statedump's block devices: each disk, and each partition with
+    # sectors, of /sys/class/block, with its device number.
+    want = set()
+    with open(os.path.join(d, 'blockdevs')) as f:
+        for name, dev, size, kind in (l.split() for l in f):
+            major, minor = map(int, dev.split(':'))
+            if kind == 'disk' or int(size):
+                want.add((name, major << 20 | minor))
+    bad = ['statedump %d: block devices %s, /sys/class/block %s'
+           % (sd // 2 + 1, sorted(sd_bdevs[sd]), sorted(want))
+           for sd in (1, 3) if sd_bdevs[sd] != want]
+    print('lttng: statedump: %d block devices in /sys/class/block, %d in the first statedump, '
+          '%d in the second; differing: %d' % (len(want), len(sd_bdevs[1]), len(sd_bdevs[3]),
+                                              len(bad)))
+    if bad or not want:
+        why.append(bad[0] if bad else 'statedump: no block device')
 
     # schedtop: the workload's wakeups.
     wakees = set()

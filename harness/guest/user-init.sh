@@ -108,7 +108,7 @@ T=/sys/kernel/tracing
 O=$T/instances/oracle
 mkdir $O
 echo 16384 > $O/buffer_size_kb
-for s in sched irq timer signal syscalls raw_syscalls kmem/mm_page_alloc kmem/mm_page_free; do
+for s in sched irq timer signal syscalls raw_syscalls kmem/mm_page_alloc kmem/mm_page_free block; do
 	echo 1 > $O/events/$s/enable
 done
 cat > /tmp/oracle-workload.sh <<'W'
@@ -131,6 +131,15 @@ taskset -c 0 dd if=/dev/zero of=/tmp/oracle-file bs=4k count=64 2>/dev/null
 dd if=/dev/zero of=/host/.oracle-io bs=4k count=16 2>/dev/null
 cat /host/.oracle-io > /dev/null
 rm -f /host/.oracle-io
+# Block I/O: a loop device over a file in /tmp, written and read around
+# the page cache, then through it and synced.
+dd if=/dev/zero of=/tmp/oracle-disk bs=64k count=16 2>/dev/null
+losetup /dev/loop0 /tmp/oracle-disk
+dd if=/dev/zero of=/dev/loop0 bs=4k count=8 oflag=direct 2>/dev/null
+dd if=/dev/loop0 of=/dev/null bs=4k count=8 iflag=direct 2>/dev/null
+dd if=/dev/zero of=/dev/loop0 bs=4k count=16 seek=8 conv=fsync 2>/dev/null
+losetup -d /dev/loop0
+rm -f /tmp/oracle-disk
 wait
 rm -f /tmp/oracle-file
 W
@@ -149,10 +158,10 @@ echo "LRB-USER: record oracle"
 mkdir -p /tmp/oracle
 lrb-record -q --layout lttng -o /tmp/oracle/lttng -B oracle_lttng --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e syscalls -e kmem:mm_page_alloc -e kmem:mm_page_free \
-	-e 'lttng_statedump_*' -- \
+	-e block -e 'lttng_statedump_*' -- \
 lrb-record -q -o /tmp/trace-oracle -B oracle --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e signal -e syscalls -e raw_syscalls \
-	-e kmem:mm_page_alloc -e kmem:mm_page_free \
+	-e kmem:mm_page_alloc -e kmem:mm_page_free -e block \
 	-- /tmp/oracle-workload.sh
 echo "LRB-USER: record oracle exit $?"
 echo 0 > $O/tracing_on
@@ -161,6 +170,11 @@ wait "$(cat /tmp/bg_pid)"
 mkdir -p /tmp/oracle/ftrace/events
 cp /tmp/root_pid /tmp/bg_pid /tmp/oracle/
 cat /proc/interrupts > /tmp/oracle/interrupts
+for b in /sys/class/block/*; do
+	p=disk
+	[ -e $b/partition ] && p=partition
+	echo "${b##*/} $(cat $b/dev) $(cat $b/size) $p"
+done > /tmp/oracle/blockdevs
 cp $T/events/header_page $T/events/header_event /tmp/oracle/ftrace/
 for c in $(seq 0 $(($(nproc) - 1))); do
 	timeout 3 cat $O/per_cpu/cpu$c/trace_pipe_raw > /tmp/oracle/ftrace/cpu$c.raw

@@ -43,6 +43,9 @@ struct lrb_events_owner {
  * @new: made by the command in progress, undone if it fails.
  * @lttng_prios: the 32-bit words of a trace event's record that hold a
  *	priority, a bit each, while the link runs in &LRB_LAYOUT_LTTNG.
+ * @lttng_rwbs: the offset of a block event's rwbs in its record, while
+ *	the link runs in &LRB_LAYOUT_LTTNG; 0 (no record starts with it)
+ *	if none.
  */
 struct lrb_event_link {
 	struct lrb_event *ev;
@@ -53,6 +56,7 @@ struct lrb_event_link {
 	bool running;
 	bool new;
 	unsigned long lttng_prios;
+	unsigned short lttng_rwbs;
 };
 
 /* Flags of lrb_tsdl_integer(). */
@@ -72,6 +76,9 @@ bool lrb_lttng_event_name(const char *system, const char *event, char *buf,
 			  size_t size);
 int lrb_lttng_describe(struct lrb_event *ev, struct seq_buf *s);
 bool lrb_lttng_is_prio(const char *event, const char *field);
+bool lrb_lttng_is_rwbs(const char *event, const char *field,
+		       unsigned int size);
+void lrb_lttng_rwbs(char *rwbs);
 
 /**
  * struct lrb_lttng_record - an event with a record of its own in the LTTng

@@ -17,6 +17,8 @@
  *
  * One value differs in the records that keep their layout: priorities,
  * which lttng-modules writes as prio - MAX_RT_PRIO (lrb_lttng_prios[]).
+ * The block events' rwbs differs too: lttng-modules writes it as bits
+ * (lrb_lttng_rwbs()).
  */
 
 #include <linux/glob.h>
@@ -25,7 +27,9 @@
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/trace_events.h>
+#include <linux/unaligned.h>
 #include <trace/events/sched.h>
 
 #include "lrb_events.h"
@@ -36,8 +40,8 @@
  * events/ of lttng-modules: each header maps a tracepoint to a name of
  * its choosing, so there is no rule to derive them). Left out, to keep
  * their ftrace names: the events whose LTTng record holds values that
- * ftrace's does not (sched_pi_setprio's newprio, the block events' rwbs
- * bits, the strings of rcu's events, skb_kfree's 8-bit reason), until
+ * ftrace's does not (sched_pi_setprio's newprio, the strings of rcu's
+ * events, skb_kfree's 8-bit reason), until
  * they have a record of their own.
  */
 static const struct lrb_lttng_event {
@@ -98,8 +102,22 @@ static const struct lrb_lttng_event {
 	/* block */
 	{ "block", "block_touch_buffer" },
 	{ "block", "block_dirty_buffer" },
+	{ "block", "block_rq_requeue" },
+	{ "block", "block_rq_complete" },
+	{ "block", "block_rq_insert" },
+	{ "block", "block_rq_issue" },
+	{ "block", "block_rq_merge" },
+	{ "block", "block_bio_complete" },
+	{ "block", "block_bio_bounce" },
+	{ "block", "block_bio_backmerge" },
+	{ "block", "block_bio_frontmerge" },
+	{ "block", "block_bio_queue" },
+	{ "block", "block_getrq" },
 	{ "block", "block_plug" },
 	{ "block", "block_unplug" },
+	{ "block", "block_split" },
+	{ "block", "block_bio_remap" },
+	{ "block", "block_rq_remap" },
 	/* net */
 	{ "net", "net_dev_xmit" },
 	{ "net", "net_dev_queue" },
@@ -243,6 +261,15 @@ static const struct lrb_lttng_field {
 	{ "sched_process_exec", "old_pid", "old_tid" },
 	/* The thread that plugged or unplugged the queue. */
 	{ "block_*plug", "common_pid", "tid" },
+	/*
+	 * The thread that queued, issued, merged or split the I/O, in the
+	 * block events whose LTTng record has it (current->pid).
+	 */
+	{ "block_rq_i*", "common_pid", "tid" },
+	{ "block_rq_merge", "common_pid", "tid" },
+	{ "block_bio_[bfq]*", "common_pid", "tid" },
+	{ "block_getrq", "common_pid", "tid" },
+	{ "block_split", "common_pid", "tid" },
 	{ "mm_vmscan_lru_isolate", "highest_zoneidx", "classzone_idx" },
 	{ "mm_vmscan_lru_shrink_inactive", "nr_activate0", "nr_activate_anon" },
 	{ "mm_vmscan_lru_shrink_inactive", "nr_activate1", "nr_activate_file" },
@@ -439,6 +466,93 @@ bool lrb_lttng_is_prio(const char *event, const char *field)
 	return false;
 }
 
+/* lttng-modules' bits of rwbs (include/instrumentation/events/block.h) */
+enum lrb_lttng_rwbs_flag {
+	LRB_RWBS_WRITE		= BIT(0),
+	LRB_RWBS_DISCARD	= BIT(1),
+	LRB_RWBS_READ		= BIT(2),
+	LRB_RWBS_RAHEAD		= BIT(3),
+	LRB_RWBS_SYNC		= BIT(5),
+	LRB_RWBS_META		= BIT(6),
+	LRB_RWBS_SECURE		= BIT(7),
+	LRB_RWBS_FLUSH		= BIT(8),
+	LRB_RWBS_FUA		= BIT(9),
+	LRB_RWBS_PREFLUSH	= BIT(10),
+};
+
+/* ftrace's rwbs: text of this many bytes (RWBS_LEN, trace/events/block.h) */
+#define LRB_RWBS_LEN	8
+
+/**
+ * lrb_lttng_is_rwbs() - whether the LTTng layout writes a field as the
+ *	rwbs bits of lttng-modules
+ * @event: the event's LTTng name.
+ * @field: the field's ftrace name.
+ * @size: its size in bytes.
+ *
+ * Return: true for the rwbs text of a block event.
+ */
+bool lrb_lttng_is_rwbs(const char *event, const char *field,
+		       unsigned int size)
+{
+	return size == LRB_RWBS_LEN && !strcmp(field, "rwbs") &&
+	       str_has_prefix(event, "block_");
+}
+
+/**
+ * lrb_lttng_rwbs() - turn the rwbs text of a block event into the bits
+ *	lttng-modules writes
+ * @rwbs: the field's %LRB_RWBS_LEN bytes, as blk_fill_rwbs() wrote them.
+ *
+ * blk_fill_rwbs() writes F for REQ_PREFLUSH, the operation (W, D, DE for a
+ * secure erase, F for a flush, R, N for any other), then F, A, S and M for
+ * REQ_FUA, REQ_RAHEAD, REQ_SYNC and REQ_META. lttng-modules writes the
+ * same as bits of an unsigned int, which the tools test (Trace Compass,
+ * and the LTTng analyses' rwbs % 2 for a write): the field's first four
+ * bytes become those bits, the others zero. Called from a probe: no
+ * lock, no allocation.
+ */
+void lrb_lttng_rwbs(char *rwbs)
+{
+	const char *p = rwbs, *end = rwbs + LRB_RWBS_LEN;
+	u32 bits = 0;
+
+	if (p[0] == 'F' && p[1] && strchr("WDFRN", p[1])) {
+		bits |= LRB_RWBS_PREFLUSH;
+		p++;
+	}
+	switch (*p) {
+	case 'W':
+		bits |= LRB_RWBS_WRITE;
+		break;
+	case 'D':
+		bits |= LRB_RWBS_DISCARD;
+		if (p[1] == 'E') {
+			bits |= LRB_RWBS_SECURE;
+			p++;
+		}
+		break;
+	case 'F':
+		bits |= LRB_RWBS_FLUSH;
+		break;
+	case 'R':
+		bits |= LRB_RWBS_READ;
+		break;
+	}
+	for (p += !!*p; p < end && *p; p++) {
+		if (*p == 'F')
+			bits |= LRB_RWBS_FUA;
+		else if (*p == 'A')
+			bits |= LRB_RWBS_RAHEAD;
+		else if (*p == 'S')
+			bits |= LRB_RWBS_SYNC;
+		else if (*p == 'M')
+			bits |= LRB_RWBS_META;
+	}
+	put_unaligned(bits, (u32 *)rwbs);
+	memset(rwbs + sizeof(bits), 0, LRB_RWBS_LEN - sizeof(bits));
+}
+
 /* The last @c in [@p, @end), or NULL. */
 static const char *lrb_lttng_rchr(const char *p, const char *end, int c)
 {
@@ -472,6 +586,13 @@ static void lrb_lttng_line(struct seq_buf *s, const char *event,
 	}
 	memcpy(field, name + 1, end - name - 1);
 	field[end - name - 1] = '\0';
+	if (!strncmp(end, "[" __stringify(LRB_RWBS_LEN) "];", 4) &&
+	    lrb_lttng_is_rwbs(event, field, LRB_RWBS_LEN)) {
+		/* lrb_lttng_rwbs()'s bits, then what it zeroed */
+		lrb_tsdl_integer(s, "rwbs", 32, 8, 0, "");
+		lrb_tsdl_integer(s, "rwbs_pad", 8, 8, 0, "[4]");
+		return;
+	}
 	type = line;
 	close = name;
 	if (str_has_prefix(line, enum_type)) {
@@ -497,6 +618,8 @@ static void lrb_lttng_line(struct seq_buf *s, const char *event,
  * The same declarations, with lttng-modules' field names and without
  * enumerations: lttng-modules declares those fields as integers, and the
  * tools read them as numbers.
+ * A block event's rwbs is lttng-modules' bits (lrb_lttng_rwbs()) and four
+ * bytes of padding.
  *
  * Return: 0.
  */

@@ -16,8 +16,11 @@
  *
  * lttng_statedump_interrupt, between the threads and the end, lists the
  * handlers of each interrupt, one descriptor at a time, under its lock.
+ * lttng_statedump_block_device, after them, names each disk and
+ * partition by its device number, one disk at a time.
  */
 
+#include <linux/blkdev.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -73,6 +76,12 @@ struct lrb_statedump_process {
  * Names longer than this are cut.
  */
 #define LRB_SD_IRQ_NAME_MAX	64
+
+/*
+ * The record of lttng_statedump_block_device: u32 dev (dev_t, as the
+ * block events have it), then the string diskname, as /proc/partitions
+ * names the disk or partition.
+ */
 
 /* Written by lrb_statedump() only: nothing to attach. */
 static int lrb_statedump_start(struct lrb_event_link *l)
@@ -143,6 +152,26 @@ static void lrb_statedump_irq_print(struct lrb_event *ev, struct seq_buf *s,
 		       (int)strnlen(action, end - action), action);
 }
 
+static int lrb_statedump_bdev_describe(struct lrb_event *ev,
+				       struct seq_buf *s)
+{
+	lrb_tsdl_integer(s, "dev", 32, 8, 0, "");
+	lrb_tsdl_string(s, "diskname");
+	return 0;
+}
+
+static void lrb_statedump_bdev_print(struct lrb_event *ev, struct seq_buf *s,
+				     const void *data, size_t len)
+{
+	const char *name = data + sizeof(u32);
+
+	if (len < sizeof(u32) + 1)
+		return;
+	seq_buf_printf(s, " dev=%u diskname=%.*s",
+		       get_unaligned((const u32 *)data),
+		       (int)strnlen(name, len - sizeof(u32)), name);
+}
+
 /* start and end have no fields: described and printed as markers are. */
 static struct lrb_event lrb_statedump_start_ev = {
 	.name = "lttng_statedump_start",
@@ -166,6 +195,14 @@ static struct lrb_event lrb_statedump_irq_ev = {
 	.print = lrb_statedump_irq_print,
 };
 
+static struct lrb_event lrb_statedump_bdev_ev = {
+	.name = "lttng_statedump_block_device",
+	.start = lrb_statedump_start,
+	.stop = lrb_statedump_stop,
+	.describe = lrb_statedump_bdev_describe,
+	.print = lrb_statedump_bdev_print,
+};
+
 static struct lrb_event lrb_statedump_end_ev = {
 	.name = "lttng_statedump_end",
 	.start = lrb_statedump_start,
@@ -176,6 +213,7 @@ static struct lrb_event * const lrb_statedump_events[] = {
 	&lrb_statedump_start_ev,
 	&lrb_statedump_process_ev,
 	&lrb_statedump_irq_ev,
+	&lrb_statedump_bdev_ev,
 	&lrb_statedump_end_ev,
 };
 
@@ -308,6 +346,55 @@ static void lrb_statedump_irqs(struct lrb_event_link *l)
 	}
 }
 
+#ifdef CONFIG_BLOCK
+/* The block_device record of @part, a disk's or a partition's. */
+static void lrb_statedump_bdev(struct lrb_event_link *l,
+			       struct block_device *part)
+{
+	struct lrb_slot slot __uninitialized;
+	char name[BDEVNAME_SIZE];
+	size_t len;
+
+	snprintf(name, sizeof(name), "%pg", part);
+	len = strlen(name);
+	if (lrb_reserve(l->chan, &slot, l->ev->id, sizeof(u32) + len + 1))
+		return;
+	put_unaligned(part->bd_dev, (u32 *)slot.data);
+	memcpy(slot.data + sizeof(u32), name, len + 1);
+	lrb_commit(&slot);
+}
+
+/*
+ * Every disk, and those of its partitions that have sectors, as
+ * lttng-modules and /proc/partitions list them: one disk at a time, its
+ * partitions under RCU, which keeps them while the walk reads them.
+ */
+static void lrb_statedump_bdevs(struct lrb_event_link *l)
+{
+	struct class_dev_iter iter;
+	struct block_device *part;
+	struct device *dev;
+	unsigned long idx;
+
+	class_dev_iter_init(&iter, &block_class, NULL, &disk_type);
+	while ((dev = class_dev_iter_next(&iter))) {
+		rcu_read_lock();
+		xa_for_each(&dev_to_disk(dev)->part_tbl, idx, part) {
+			if (bdev_is_partition(part) && !bdev_nr_sectors(part))
+				continue;
+			lrb_statedump_bdev(l, part);
+		}
+		rcu_read_unlock();
+		cond_resched();
+	}
+	class_dev_iter_exit(&iter);
+}
+#else
+static void lrb_statedump_bdevs(struct lrb_event_link *l)
+{
+}
+#endif
+
 /**
  * lrb_statedump() - record the threads alive into a starting channel
  * @o: the channel's owner, its links just started.
@@ -320,12 +407,14 @@ static void lrb_statedump_irqs(struct lrb_event_link *l)
 bool lrb_statedump(struct lrb_events_owner *o)
 {
 	struct lrb_event_link *start, *process, *irq, *end;
+	struct lrb_event_link *bdev;
 
 	start = lrb_events_owner_link(o, &lrb_statedump_start_ev);
 	process = lrb_events_owner_link(o, &lrb_statedump_process_ev);
 	irq = lrb_events_owner_link(o, &lrb_statedump_irq_ev);
+	bdev = lrb_events_owner_link(o, &lrb_statedump_bdev_ev);
 	end = lrb_events_owner_link(o, &lrb_statedump_end_ev);
-	if (!start && !process && !irq && !end)
+	if (!start && !process && !irq && !bdev && !end)
 		return false;
 	lrb_statedump_mark(start);
 	/* The idle threads (pid 0) have no struct pid: lttng-modules skips them too. */
@@ -333,6 +422,8 @@ bool lrb_statedump(struct lrb_events_owner *o)
 		lrb_statedump_tasks(process);
 	if (irq)
 		lrb_statedump_irqs(irq);
+	if (bdev)
+		lrb_statedump_bdevs(bdev);
 	lrb_statedump_mark(end);
 	return true;
 }

@@ -103,6 +103,7 @@ EXPORT_SYMBOL_GPL(lrb_trace_event_reserve);
  *
  * In &LRB_LAYOUT_LTTNG, the priorities of the record become
  * lttng-modules' first (lrb_te_lttng_prios()).
+ * So does a block event's rwbs (lrb_te_lttng_rwbs()).
  */
 void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot)
 {
@@ -113,6 +114,8 @@ void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot)
 	if (unlikely(words))
 		for_each_set_bit(i, &words, BITS_PER_LONG)
 			((int *)entry)[i] -= MAX_RT_PRIO;
+	if (unlikely(l->lttng_rwbs))
+		lrb_lttng_rwbs(entry + l->lttng_rwbs);
 	lrb_commit(slot);
 }
 EXPORT_SYMBOL_GPL(lrb_trace_event_commit);
@@ -502,12 +505,31 @@ static unsigned long lrb_te_lttng_prios(struct lrb_event_link *l)
 	return words;
 }
 
+/*
+ * The offset of the rwbs field in @l's records, if its channel is in the
+ * LTTng layout and its event a block event that lttng-modules records
+ * with one; 0 otherwise. Set and fixed as lrb_te_lttng_prios() is.
+ */
+static unsigned short lrb_te_lttng_rwbs(struct lrb_event_link *l)
+{
+	struct ftrace_event_field *f;
+
+	if (l->owner->layout != LRB_LAYOUT_LTTNG || !l->ev->lttng_name)
+		return 0;
+	list_for_each_entry(f, trace_get_fields(to_te(l->ev)->call), link)
+		if (f->offset > 0 && f->offset <= USHRT_MAX &&
+		    lrb_lttng_is_rwbs(l->ev->lttng_name, f->name, f->size))
+			return f->offset;
+	return 0;
+}
+
 static int lrb_te_start(struct lrb_event_link *l)
 {
 	struct trace_event_call *call = to_te(l->ev)->call;
 	void *lttng = lrb_te_lttng_probe(l);
 
 	l->lttng_prios = lrb_te_lttng_prios(l);
+	l->lttng_rwbs = lrb_te_lttng_rwbs(l);
 	if (lttng)
 		return tracepoint_probe_register(call->tp, lttng, l);
 	return tracepoint_probe_register(call->tp, call->class->lrb_probe, l);
