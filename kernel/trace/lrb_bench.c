@@ -904,14 +904,22 @@ static void time_each_write(struct lrb_channel *chan, unsigned long n,
 		w->switches++;
 		w->switch_max = max(w->switch_max, c);
 		prev = slot.data;
-		/* The sub-buffers are contiguous: after a lap, we know them all. */
+		/*
+		 * The sub-buffers are contiguous: after a lap, we know them
+		 * all, and after the last comes the first. An extended header
+		 * (the clock's bits above 32 changed) puts cur, or lo, 8 bytes
+		 * on: testing where next's sub-buffer would end keeps next in
+		 * the buffer either way, at worst warming the first sub-buffer
+		 * where the last comes next.
+		 */
 		cur = slot.data - sizeof(struct lrb_record_header) -
 		      sizeof(struct lrb_packet_header);
 		if (!lo || cur < lo)
 			lo = cur;
 		if (++seen > cfg->num_subbufs) {
 			next = cur + cfg->subbuf_size;
-			if (next >= lo + cfg->subbuf_size * cfg->num_subbufs)
+			if (next + cfg->subbuf_size >
+			    lo + cfg->subbuf_size * cfg->num_subbufs)
 				next = lo;
 		}
 	}
