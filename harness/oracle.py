@@ -71,6 +71,22 @@ oracle.py lttng DIR
   cpu_id in the packet context, those events with those fields, integers
   where it takes integers (never enumerations), text where it takes text.
 
+oracle.py filter DIR
+    DIR/ftrace/ as for compare, from an ftrace instance with filters set;
+    DIR/ftrace-all/ the same events from an instance without them;
+    DIR/lrb/ an LRB channel with the same filters (lrb-record -f);
+    DIR/filters the filters, a SELECTOR<tab>EXPRESSION line each;
+    DIR/root_pid the workload's shell
+  Checks, for the workload's processes, that:
+    - the filtered ftrace and LRB traces hold the same records, field for
+      field (as compare, no loss on either side);
+    - each filtered event keeps exactly the unfiltered instance's records
+      that FILTERS' Python predicate (written from the expression, not
+      from either engine) accepts, and that the filter both kept and
+      dropped some (a filter that did nothing cannot pass);
+    - the LRB channel counted filtered records, and its written equals
+      delivered plus lost plus filtered.
+
 oracle.py coverage DIR
     DIR/available_events, DIR/lrb/
   Checks that the CTF metadata describes every event of available_events,
@@ -426,6 +442,83 @@ def compare(ft, lr, w, show=20):
     st['types'] = len(st['types'])
     st['ftrace'], st['lrb'] = len(ft), len(lr)
     return st, len(bad) + len(cpubad)
+
+
+# The filters of the filter check (DIR/filters), each with a predicate
+# written from its expression: event (or system): (expression, predicate).
+FILTERS = {
+    'sched:sched_switch': ('prev_state != 0', lambda v: v['prev_state'] != 0),
+    'sched:sched_process_exec': ('filename ~ "*.sh"',
+                                 lambda v: v['filename'].endswith('.sh')),
+    'syscalls:sys_enter_openat': ('flags & 0x40', lambda v: v['flags'] & 0x40 != 0),
+    'signal': ('sig == 10', lambda v: v['sig'] == 10),
+    'raw_syscalls:sys_enter': ('common_pid & 1', lambda v: v['common_pid'] & 1 != 0),
+}
+
+
+def filter_of(name, filters):
+    """The predicate that applies to event name, or None."""
+    for sel, (_, pred) in filters.items():
+        if sel == name or (':' not in sel and name.startswith(sel + ':')):
+            return pred
+    return None
+
+
+def lrb_stats(path):
+    """The total block of a .lrb-stats file: {key: value}."""
+    with open(path) as f:
+        block = f.read().split('cpu: total\n', 1)[1]
+    return {k: int(v) for k, v in (l.split(': ') for l in block.splitlines() if ': ' in l)}
+
+
+def cmd_filter(d):
+    why = []
+    with open(os.path.join(d, 'filters')) as f:
+        given = dict(l.rstrip('\n').split('\t', 1) for l in f if l.strip())
+    if {k: v[0] for k, v in FILTERS.items()} != given:
+        return 'DIR/filters is not the set FILTERS has predicates for: %s' % given
+    fmts = load_formats(os.path.join(d, 'ftrace', 'events'))
+    with open(os.path.join(d, 'root_pid')) as f:
+        root = int(f.read().split()[0])
+    problems = []
+    ft = ftrace_records(os.path.join(d, 'ftrace'), fmts, problems)
+    fa = ftrace_records(os.path.join(d, 'ftrace-all'), fmts, problems)
+    lr, lost, _ = lrb_records(os.path.join(d, 'lrb'), fmts)
+    w, nforks = workload(fa, root)
+    st, countbad = compare(ft, lr, w)
+    print('filter: workload %d pids; filtered records: ftrace %d, lrb %d, %d field values '
+          'compared, mismatches %d, count mismatches %d'
+          % (len(w), st['ftrace'], st['lrb'], st['fields'], st['mismatches'], countbad))
+    if problems or lost:
+        why.append('records lost: ftrace %d problems, lrb %s' % (len(problems), lost))
+    if st['mismatches'] or countbad:
+        why.append('filtered traces differ (%d values, %d counts)' % (st['mismatches'], countbad))
+    kept, dropped, got = Counter(), Counter(), Counter()
+    for _, n, v in fa:
+        pred = filter_of(n, FILTERS)
+        if pred and v.get('common_pid') in w:
+            (kept if pred(v) else dropped)[n] += 1
+    for _, n, v in ft:
+        if filter_of(n, FILTERS) and v.get('common_pid') in w:
+            got[n] += 1
+    for n in sorted(set(kept) | set(dropped)):
+        print('filter: %-32s unfiltered %4d: predicate keeps %4d, drops %4d; ftrace filter keeps %4d'
+              % (n, kept[n] + dropped[n], kept[n], dropped[n], got[n]))
+        if got[n] != kept[n]:
+            why.append('%s: ftrace kept %d, the predicate %d' % (n, got[n], kept[n]))
+    for sel in FILTERS:
+        names = [n for n in set(kept) | set(dropped) if filter_of(n, {sel: FILTERS[sel]})]
+        if not sum(kept[n] for n in names) or not sum(dropped[n] for n in names):
+            why.append('%s: the workload gave the filter nothing to keep or nothing to drop' % sel)
+    s = lrb_stats(os.path.join(d, 'lrb', '.lrb-stats'))
+    lost_sum = sum(v for k, v in s.items() if k.startswith('lost_'))
+    print('filter: lrb stats: written %d = delivered %d + lost %d + filtered %d'
+          % (s['written'], s['delivered'], lost_sum, s.get('filtered', -1)))
+    if s.get('filtered', 0) <= 0:
+        why.append('the LRB channel counted no filtered record')
+    if s['written'] != s['delivered'] + lost_sum + s.get('filtered', 0):
+        why.append('written != delivered + lost + filtered')
+    return '; '.join(why)
 
 
 def cmd_compare(d, min_events):
@@ -1075,18 +1168,19 @@ def cmd_coverage(d):
 
 def main():
     ap = argparse.ArgumentParser(description='Check an LRB CTF trace against ftrace.',
-                                 usage='%(prog)s [--min-events N] [compare|coverage|lttng] DIR')
+                                 usage='%(prog)s [--min-events N] [compare|coverage|lttng|filter] DIR')
     ap.add_argument('--min-events', type=int, default=1000,
                     help='events that must be compared field by field (compare)')
-    ap.add_argument('words', nargs='+', metavar='[compare|coverage|lttng] DIR')
+    ap.add_argument('words', nargs='+', metavar='[compare|coverage|lttng|filter] DIR')
     a = ap.parse_args()
     words = a.words if len(a.words) == 2 else ['compare'] + a.words
-    if len(words) != 2 or words[0] not in ('compare', 'coverage', 'lttng'):
-        ap.error('expected [compare|coverage|lttng] DIR')
+    if len(words) != 2 or words[0] not in ('compare', 'coverage', 'lttng', 'filter'):
+        ap.error('expected [compare|coverage|lttng|filter] DIR')
     cmd, d = words
     try:
         why = cmd_compare(d, a.min_events) if cmd == 'compare' else \
-            cmd_lttng(d) if cmd == 'lttng' else cmd_coverage(d)
+            cmd_lttng(d) if cmd == 'lttng' else \
+            cmd_filter(d) if cmd == 'filter' else cmd_coverage(d)
     except Exception as e:                  # bt2 raises its own errors too
         why = 'cannot read the inputs: %s: %s' % (type(e).__name__, e)
     print('%s: %s' % ({'compare': 'oracle'}.get(cmd, cmd), 'FAIL: ' + why if why else 'PASS'))

@@ -192,6 +192,7 @@ oracle() {
 oracle compare oracle 'oracle' "oracle: LRB and ftrace record the same events with the same fields"
 oracle coverage all 'coverage|opaque' "coverage: every available event described, babeltrace2 decodes 'all' cleanly"
 oracle lttng oracle 'lttng' "LTTng layout: every LTTng analysis runs; cputop, syscallstats, memtop, irqstats, iousagetop agree with ftrace"
+oracle filter ofilter 'filter' "filters: LRB keeps the records ftrace's filters keep, and those the predicates accept"
 lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \

@@ -100,6 +100,21 @@ if [ -f /lib/lrb_bench.ko ]; then
 	[ -d /sys/kernel/tracing/instances/lrb_bench ] && echo "LRB-USER: bench instance left"
 fi
 
+# dump_instance INSTANCE DIR: an ftrace instance's ring buffers (raw
+# pages, per CPU), page and event headers and the formats of its events.
+dump_instance() {
+	mkdir -p $2/events
+	cp $T/events/header_page $T/events/header_event $2/
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		timeout 3 cat $1/per_cpu/cpu$c/trace_pipe_raw > $2/cpu$c.raw
+	done
+	for f in $1/events/*/*/format; do
+		d=${f#$1/events/}
+		d=$2/events/${d%/format}
+		mkdir -p $d && cp $f $d/
+	done
+}
+
 # ftrace as the oracle: the same events recorded by an ftrace instance and
 # by an LRB channel while a workload runs; the host compares them. A
 # second channel, in the LTTng layout, records them too (its lrb-record
@@ -167,7 +182,6 @@ echo "LRB-USER: record oracle exit $?"
 echo 0 > $O/tracing_on
 touch /tmp/oracle-stop
 wait "$(cat /tmp/bg_pid)"
-mkdir -p /tmp/oracle/ftrace/events
 cp /tmp/root_pid /tmp/bg_pid /tmp/oracle/
 cat /proc/interrupts > /tmp/oracle/interrupts
 for b in /sys/class/block/*; do
@@ -175,17 +189,61 @@ for b in /sys/class/block/*; do
 	[ -e $b/partition ] && p=partition
 	echo "${b##*/} $(cat $b/dev) $(cat $b/size) $p"
 done > /tmp/oracle/blockdevs
-cp $T/events/header_page $T/events/header_event /tmp/oracle/ftrace/
-for c in $(seq 0 $(($(nproc) - 1))); do
-	timeout 3 cat $O/per_cpu/cpu$c/trace_pipe_raw > /tmp/oracle/ftrace/cpu$c.raw
-done
-for f in $O/events/*/*/format; do
-	d=${f#$O/events/}
-	d=/tmp/oracle/ftrace/events/${d%/format}
-	mkdir -p $d && cp $f $d/
-done
+dump_instance $O /tmp/oracle/ftrace
 mv /tmp/trace-oracle /tmp/oracle/lrb
 echo "LRB-USER: oracle dumped"
+
+# Filters, against ftrace's: the same filters set in an ftrace instance
+# and, through lrb-record -f, in an LRB channel, over one workload; a
+# second ftrace instance records the same events unfiltered, so that the
+# host can check what each filter kept and dropped (oracle.py filter).
+# Each line: SELECTOR (an event, or a system: a subsystem filter), a tab,
+# the expression.
+echo "LRB-USER: record filter"
+D=/tmp/ofilter
+mkdir -p $D
+printf '%s\t%s\n' \
+	'sched:sched_switch' 'prev_state != 0' \
+	'sched:sched_process_exec' 'filename ~ "*.sh"' \
+	'syscalls:sys_enter_openat' 'flags & 0x40' \
+	'signal' 'sig == 10' \
+	'raw_syscalls:sys_enter' 'common_pid & 1' > $D/filters
+F=$T/instances/ofilter
+A=$T/instances/onofilter
+mkdir $F $A
+set --
+for i in $F $A; do
+	echo 4096 > $i/buffer_size_kb
+	for s in sched/sched_process_fork sched/sched_switch sched/sched_process_exec \
+		syscalls/sys_enter_openat signal raw_syscalls/sys_enter; do
+		echo 1 > $i/events/$s/enable
+	done
+done
+while IFS="$(printf '\t')" read -r sel expr; do
+	echo "$expr" > $F/events/$(echo "$sel" | tr : /)/filter
+	set -- "$@" -e "$sel" -f "$expr"
+done < $D/filters
+cat > /tmp/filter-workload.sh <<'W'
+#!/bin/sh
+echo $$ > /tmp/ofilter/root_pid
+for i in 1 2 3 4; do
+	ls / > /dev/null
+	cat /proc/self/stat > /dev/null
+	sleep 0.02
+done
+sh -c 'trap "" USR1; kill -USR1 $$; kill -0 $$'
+dd if=/dev/zero of=/tmp/ofilter-file bs=4k count=4 2>/dev/null
+rm -f /tmp/ofilter-file
+W
+chmod +x /tmp/filter-workload.sh
+lrb-record -q -o $D/lrb -B ofilter -e sched:sched_process_fork "$@" -- /tmp/filter-workload.sh
+echo "LRB-USER: record filter exit $?"
+echo 0 > $F/tracing_on
+echo 0 > $A/tracing_on
+dump_instance $F $D/ftrace
+dump_instance $A $D/ftrace-all
+cat $F/events/*/*/filter $F/events/*/filter > $D/ftrace-filters
+echo "LRB-USER: filter dumped"
 
 # Coverage: every event at once.
 echo "LRB-USER: record all"
@@ -339,7 +397,7 @@ lrb-record -q -o /tmp/t2 -B err -- true
 echo "LRB-USER: no tracefs exit $?"
 mount -t tracefs nodev /sys/kernel/tracing
 
-cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/all \
+cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/ofilter /tmp/all \
 	/tmp/snaps /tmp/flight /tmp/timer /tmp/tool /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"

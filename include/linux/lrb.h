@@ -136,6 +136,9 @@ struct lrb_config {
  * @subbufs_delivered: sub-buffers a reader took and put back.
  * @subbufs_corrupt: sub-buffers a reader found corrupt and skipped; their
  *	records are in neither @delivered nor @lost.
+ * @filtered: records the filters of a tracefs channel's events refused
+ *	(kernel/trace/lrb_events.c), counted in @written there; lrb_stats_read()
+ *	leaves it 0: the buffer never sees them.
  *
  * Once the buffer is flushed and drained, @written equals @delivered plus
  * the sum of @lost. While writers run, the counts are read one by one and
@@ -147,6 +150,7 @@ struct lrb_stats {
 	u64 lost[LRB_LOST_NR];
 	u64 subbufs_delivered;
 	u64 subbufs_corrupt;
+	u64 filtered;
 };
 
 /*
@@ -291,6 +295,7 @@ struct lrb_channel *lrb_channel_create(const struct lrb_config *config);
 void lrb_channel_destroy(struct lrb_channel *chan);
 const struct lrb_config *lrb_channel_config(const struct lrb_channel *chan);
 void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats);
+void lrb_count_lost(struct lrb_channel *chan, enum lrb_lost_cause cause);
 int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb);
 int lrb_put_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb);
 void lrb_unget_subbuf(struct lrb_channel *chan, int cpu,

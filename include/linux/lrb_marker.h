@@ -36,6 +36,7 @@
 #include <linux/list.h>
 #include <linux/lrb.h>
 #include <linux/types.h>
+#include <asm/local64.h>
 
 /**
  * enum lrb_field_type - type of a field of a marker
@@ -104,6 +105,12 @@ enum lrb_layout {
  * @print: write the payload's fields as " name=value" for a crash dump
  *	(lrb_events_print()), reading nothing beyond @len bytes and taking
  *	no lock; NULL for a marker, which is printed from @fields.
+ * @filter_new: compile @expr, a filter of ftrace's language, into a filter
+ *	of the event's records in a channel of layout @layout that counts
+ *	the records it refuses in @filtered; an ERR_PTR() if it cannot,
+ *	with the parser's message in *@err if it has one (kfree() it).
+ *	NULL for an event whose records cannot be filtered (a marker).
+ * @filter_free: free a filter @filter_new made.
  */
 struct lrb_event {
 	const char *name;
@@ -117,6 +124,10 @@ struct lrb_event {
 	int (*describe_lttng)(struct lrb_event *ev, struct seq_buf *s);
 	void (*print)(struct lrb_event *ev, struct seq_buf *s,
 		      const void *data, size_t len);
+	void *(*filter_new)(struct lrb_event *ev, char *expr,
+			    enum lrb_layout layout,
+			    local64_t __percpu *filtered, char **err);
+	void (*filter_free)(void *filter);
 	/* private: the CTF declarations, made at registration */
 	char *tsdl;
 	/* and in the LTTng layout, if not the same */

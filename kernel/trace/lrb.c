@@ -710,6 +710,23 @@ int __lrb_reserve_refused(struct lrb_wbuf *w, struct lrb_slot *slot,
 EXPORT_SYMBOL_GPL(__lrb_reserve_refused);
 
 /**
+ * lrb_count_lost() - count a record its writer dropped before reserving it
+ * @chan: the channel.
+ * @cause: why, as lrb_reserve() would have said.
+ *
+ * For a writer that stages its record outside the channel first (a trace
+ * event with a filter) and cannot: the record is counted on this CPU's
+ * buffer as a refusal of lrb_reserve() is. Callable wherever lrb_reserve()
+ * is, from the CPU the record was for.
+ */
+void lrb_count_lost(struct lrb_channel *chan, enum lrb_lost_cause cause)
+{
+	lrb_lost(container_of(lrb_this_wbuf(chan), struct lrb_cpu_buf, w),
+		 cause);
+}
+EXPORT_SYMBOL_GPL(lrb_count_lost);
+
+/**
  * lrb_stats_read() - read the counters of one CPU buffer
  * @chan: the channel.
  * @cpu: the CPU.

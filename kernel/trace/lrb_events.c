@@ -227,6 +227,9 @@ static int lrb_event_describe(struct lrb_event *ev)
 
 /* Links */
 
+static int lrb_link_filter_init(struct lrb_event_link *l);
+static void lrb_link_filter_free(struct lrb_event_link *l);
+
 static struct lrb_event_link *lrb_link_find(struct lrb_events_owner *o,
 					    struct lrb_event *ev)
 {
@@ -278,9 +281,16 @@ static int lrb_link_add(struct lrb_events_owner *o, struct lrb_event *ev)
 		return -ENOMEM;
 	l->ev = ev;
 	l->owner = o;
+	/* A filter the channel set for it applies from its first record. */
+	ret = lrb_link_filter_init(l);
+	if (ret) {
+		kfree(l);
+		return ret;
+	}
 	if (o->chan) {
 		ret = lrb_link_start(l, o->chan);
 		if (ret) {
+			lrb_link_filter_free(l);
 			kfree(l);
 			return ret;
 		}
@@ -309,6 +319,8 @@ static int lrb_links_drop(struct lrb_events_owner *o,
 	if (!n)
 		return 0;
 	lrb_events_sync();
+	list_for_each_entry(l, &dead, owner_node)
+		lrb_link_filter_free(l);
 	list_for_each_entry_safe(l, tmp, &dead, owner_node)
 		kfree(l);
 	return n;
@@ -385,6 +397,297 @@ static void lrb_events_adopt(struct lrb_event *ev)
 		    lrb_link_add(o, ev) < 0)
 			pr_warn("lrb: cannot start event %s\n", ev->name);
 }
+
+/* Filters */
+
+/*
+ * A filter a channel set, "SELECTOR EXPR": kept to filter the events the
+ * selector matches that the channel selects later, an event of a module
+ * loaded later included, so that none of their records is written
+ * unfiltered.
+ */
+struct lrb_events_filter {
+	struct list_head list;
+	char glob[LRB_EVENTS_GLOB_MAX];
+	char expr[];
+};
+
+/* The filter @o keeps for @ev: the last one set whose selector matches. */
+static struct lrb_events_filter *lrb_filter_find(struct lrb_events_owner *o,
+						 struct lrb_event *ev)
+{
+	struct lrb_events_filter *kf, *found = NULL;
+
+	list_for_each_entry(kf, &o->filters, list)
+		if (lrb_selector_match(kf->glob, ev->name))
+			found = kf;
+	return found;
+}
+
+/* @expr compiled for @ev in @o; an ERR_PTR() with @o's message set. */
+static void *lrb_filter_compile(struct lrb_events_owner *o,
+				struct lrb_event *ev, const char *expr)
+{
+	char *err = NULL, *text;
+	void *f;
+
+	if (!o->filtered) {
+		o->filtered = alloc_percpu(local64_t);
+		if (!o->filtered)
+			return ERR_PTR(-ENOMEM);
+	}
+	/* The parser may write into the text it is given. */
+	text = kstrdup(expr, GFP_KERNEL);
+	if (!text)
+		return ERR_PTR(-ENOMEM);
+	f = ev->filter_new(ev, text, o->layout, o->filtered, &err);
+	kfree(text);
+	if (IS_ERR(f)) {
+		kfree(o->filter_err);
+		/* ftrace's message: the expression, a caret, the error. */
+		o->filter_err = err ?
+			kasprintf(GFP_KERNEL, "%s:\n%s", ev->name, err) :
+			kasprintf(GFP_KERNEL, "%s: %s: error %ld", ev->name,
+				  expr, PTR_ERR(f));
+		kfree(err);
+	}
+	return f;
+}
+
+/* Give the new link @l the filter its channel keeps for its event. */
+static int lrb_link_filter_init(struct lrb_event_link *l)
+{
+	struct lrb_events_filter *kf = lrb_filter_find(l->owner, l->ev);
+	void *f;
+
+	if (!kf || !l->ev->filter_new)
+		return 0;
+	f = lrb_filter_compile(l->owner, l->ev, kf->expr);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	RCU_INIT_POINTER(l->filter, f);
+	return 0;
+}
+
+/* Free the filter of @l, which no writer can see any more. */
+static void lrb_link_filter_free(struct lrb_event_link *l)
+{
+	void *f = rcu_dereference_protected(l->filter, true);
+
+	if (f)
+		l->ev->filter_free(f);
+	RCU_INIT_POINTER(l->filter, NULL);
+}
+
+/* Is @l a link whose records can be filtered, of an event @sel matches? */
+static bool lrb_link_filtered_by(struct lrb_event_link *l, const char *sel)
+{
+	return l->ev->filter_new && lrb_selector_match(sel, l->ev->name);
+}
+
+/*
+ * Free @f[i], made for the i-th link of @o that lrb_link_filtered_by()
+ * @sel, up to the first that is an error or @n.
+ */
+static void lrb_filters_free(struct lrb_events_owner *o, const char *sel,
+			     void **f, unsigned int n)
+{
+	struct lrb_event_link *l;
+	unsigned int i = 0;
+
+	list_for_each_entry(l, &o->links, owner_node) {
+		if (i == n || IS_ERR(f[i]))
+			return;
+		if (!lrb_link_filtered_by(l, sel))
+			continue;
+		if (f[i])
+			l->ev->filter_free(f[i]);
+		i++;
+	}
+}
+
+/*
+ * Put @f[i] on the i-th link of @o that lrb_link_filtered_by() @sel,
+ * and free what they had once no writer can see it.
+ */
+static void lrb_filters_swap(struct lrb_events_owner *o, const char *sel,
+			     void **f, unsigned int n)
+{
+	struct lrb_event_link *l;
+	bool old = false;
+	unsigned int i = 0;
+
+	list_for_each_entry(l, &o->links, owner_node) {
+		if (!lrb_link_filtered_by(l, sel))
+			continue;
+		f[i] = rcu_replace_pointer(l->filter, f[i],
+					   lockdep_is_held(&lrb_events_mutex));
+		if (f[i++])
+			old = true;
+	}
+	if (!old)
+		return;
+	lrb_events_sync();
+	lrb_filters_free(o, sel, f, n);
+}
+
+/* Forget the filters @o keeps whose selector @sel covers; how many. */
+static int lrb_filters_forget(struct lrb_events_owner *o, const char *sel)
+{
+	struct lrb_events_filter *kf, *tmp;
+	int n = 0;
+
+	list_for_each_entry_safe(kf, tmp, &o->filters, list) {
+		if (!lrb_selector_match(sel, kf->glob))
+			continue;
+		list_del(&kf->list);
+		kfree(kf);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Filter the records of @o's events matching @sel with @expr, or stop
+ * filtering them if @expr is NULL. All or nothing: a filter that does not
+ * compile for one of them changes nothing.
+ */
+static int lrb_filter_set(struct lrb_events_owner *o, const char *sel,
+			  const char *expr)
+{
+	struct lrb_events_filter *kf = NULL;
+	unsigned int n = 0, matched = 0, i;
+	struct lrb_event_link *l;
+	void **f;
+	int ret = 0;
+
+	list_for_each_entry(l, &o->links, owner_node) {
+		matched += lrb_selector_match(sel, l->ev->name);
+		n += lrb_link_filtered_by(l, sel);
+	}
+	if (!lrb_selector_is_glob(sel) && !matched)
+		return -ENOENT;
+	/* Markers and the statedump have no fields to filter on. */
+	if (!lrb_selector_is_glob(sel) && !n)
+		return -EOPNOTSUPP;
+	if (expr) {
+		kf = kzalloc(struct_size(kf, expr, strlen(expr) + 1),
+			     GFP_KERNEL);
+		if (!kf)
+			return -ENOMEM;
+		strscpy(kf->glob, sel, sizeof(kf->glob));
+		strscpy(kf->expr, expr, strlen(expr) + 1);
+	}
+	f = kcalloc(max(n, 1U), sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		kfree(kf);
+		return -ENOMEM;
+	}
+	i = 0;
+	list_for_each_entry(l, &o->links, owner_node) {
+		if (!expr || !lrb_link_filtered_by(l, sel))
+			continue;
+		f[i] = lrb_filter_compile(o, l->ev, expr);
+		if (IS_ERR(f[i++])) {
+			ret = PTR_ERR(f[i - 1]);
+			break;
+		}
+	}
+	if (ret) {
+		lrb_filters_free(o, sel, f, n);
+		kfree(f);
+		kfree(kf);
+		return ret;
+	}
+	lrb_filters_swap(o, sel, f, n);
+	kfree(f);
+	kfree(o->filter_err);
+	o->filter_err = NULL;
+	if (!expr)
+		return lrb_filters_forget(o, sel) || matched ? 0 : -ENOENT;
+	lrb_filters_forget(o, sel);
+	list_add_tail(&kf->list, &o->filters);
+	return 0;
+}
+
+/**
+ * lrb_events_filter() - filter the records of a channel's events
+ * @o: the channel's owner.
+ * @cmd: "SELECTOR EXPR", NUL-terminated, without surrounding space; cut
+ *	up. SELECTOR is as lrb_events_command() takes it, EXPR a filter in
+ *	the language of ftrace's events/SYSTEM/EVENT/filter files, or "0"
+ *	to stop filtering, as there.
+ *
+ * The filter applies to the trace events the channel selects that
+ * SELECTOR matches, and to those it selects later: a record it refuses is
+ * neither written nor lost, but counted as filtered. Setting it again
+ * replaces it. Markers and the statedump are not filtered.
+ *
+ * Return: 0; -EINVAL for a malformed command or a filter that does not
+ * compile for one of the events (the channel keeps its filters, and
+ * lrb_events_filters_show() says where the expression is wrong); -ENOENT
+ * when a selector that is not a glob matches no event of the channel;
+ * -EOPNOTSUPP when it matches none that can be filtered, or one whose
+ * record in the channel's layout is not ftrace's; -ENOMEM.
+ */
+int lrb_events_filter(struct lrb_events_owner *o, char *cmd)
+{
+	char *expr = strpbrk(cmd, " \t");
+	int ret;
+
+	if (!expr)
+		return -EINVAL;
+	*expr = '\0';
+	expr = skip_spaces(expr + 1);
+	if (strlen(cmd) >= LRB_EVENTS_GLOB_MAX || !lrb_selector_valid(cmd))
+		return -EINVAL;
+	mutex_lock(&lrb_events_mutex);
+	ret = lrb_filter_set(o, cmd, strcmp(expr, "0") ? expr : NULL);
+	mutex_unlock(&lrb_events_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(lrb_events_filter);
+
+/**
+ * lrb_events_filters_show() - list a channel's filters
+ * @m: the channel's "filter" file.
+ * @o: the channel's owner.
+ *
+ * One "SELECTOR EXPR" line per filter, in the order they were set; then,
+ * if the last filter set did not compile, the parser's message as
+ * comment lines, a caret under where the expression went wrong.
+ */
+void lrb_events_filters_show(struct seq_file *m, struct lrb_events_owner *o)
+{
+	struct lrb_events_filter *kf;
+	const char *p, *nl;
+
+	mutex_lock(&lrb_events_mutex);
+	list_for_each_entry(kf, &o->filters, list)
+		seq_printf(m, "%s %s\n", kf->glob, kf->expr);
+	for (p = o->filter_err; p && *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		seq_printf(m, "# %.*s\n", (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+	mutex_unlock(&lrb_events_mutex);
+}
+
+/**
+ * lrb_events_filtered() - the records a channel's filters refused
+ * @o: the channel's owner.
+ * @cpu: the CPU they were for.
+ *
+ * Return: the count, never reset.
+ */
+u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu)
+{
+	local64_t __percpu *filtered = READ_ONCE(o->filtered);
+
+	return filtered ? local64_read(per_cpu_ptr(filtered, cpu)) : 0;
+}
+EXPORT_SYMBOL_GPL(lrb_events_filtered);
 
 /* Registration */
 
@@ -545,6 +848,9 @@ void lrb_events_owner_init(struct lrb_events_owner *o)
 {
 	INIT_LIST_HEAD(&o->globs);
 	INIT_LIST_HEAD(&o->links);
+	INIT_LIST_HEAD(&o->filters);
+	o->filtered = NULL;
+	o->filter_err = NULL;
 	o->chan = NULL;
 	o->layout = LRB_LAYOUT_FTRACE;
 	mutex_lock(&lrb_events_mutex);
@@ -787,6 +1093,9 @@ void lrb_events_owner_release(struct lrb_events_owner *o)
 		list_del(&g->list);
 		kfree(g);
 	}
+	lrb_filters_forget(o, "all");
+	free_percpu(o->filtered);
+	kfree(o->filter_err);
 	list_del(&o->list);
 	mutex_unlock(&lrb_events_mutex);
 }

@@ -23,6 +23,11 @@ struct seq_file;
  * @links: the channel's links, one per selected event.
  * @chan: the buffers while the channel is enabled, else NULL.
  * @layout: the channel's &enum lrb_layout; set while it is disabled.
+ * @filters: the channel's filters, by selector (lrb_events_filter()).
+ * @filtered: per CPU, the records its filters refused; NULL until it has
+ *	had a filter.
+ * @filter_err: the message of the last filter that did not compile, for
+ *	lrb_events_filters_show(); NULL after one that did.
  */
 struct lrb_events_owner {
 	struct list_head list;
@@ -30,6 +35,9 @@ struct lrb_events_owner {
 	struct list_head links;
 	struct lrb_channel *chan;
 	enum lrb_layout layout;
+	struct list_head filters;
+	local64_t __percpu *filtered;
+	char *filter_err;
 };
 
 /**
@@ -46,6 +54,9 @@ struct lrb_events_owner {
  * @lttng_rwbs: the offset of a block event's rwbs in its record, while
  *	the link runs in &LRB_LAYOUT_LTTNG; 0 (no record starts with it)
  *	if none.
+ * @filter: what its event's filter_new() made of the channel's filter
+ *	for it, or NULL: replaced under the registry's mutex, freed once no
+ *	writer can see it (lrb_events_sync()).
  */
 struct lrb_event_link {
 	struct lrb_event *ev;
@@ -57,6 +68,7 @@ struct lrb_event_link {
 	bool new;
 	unsigned long lttng_prios;
 	unsigned short lttng_rwbs;
+	void __rcu *filter;
 };
 
 /* Flags of lrb_tsdl_integer(). */
@@ -117,6 +129,9 @@ struct lrb_event_link *lrb_events_owner_link(struct lrb_events_owner *o,
 bool lrb_statedump(struct lrb_events_owner *o);
 int lrb_events_statedump(struct lrb_events_owner *o);
 void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o);
+int lrb_events_filter(struct lrb_events_owner *o, char *cmd);
+void lrb_events_filters_show(struct seq_file *m, struct lrb_events_owner *o);
+u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu);
 void lrb_events_metadata(struct seq_file *m);
 void lrb_events_metadata_lttng(struct seq_file *m);
 void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
@@ -147,6 +162,18 @@ static inline int lrb_events_statedump(struct lrb_events_owner *o)
 
 static inline void lrb_events_show(struct seq_file *m,
 				   struct lrb_events_owner *o) { }
+static inline int lrb_events_filter(struct lrb_events_owner *o, char *cmd)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void lrb_events_filters_show(struct seq_file *m,
+					   struct lrb_events_owner *o) { }
+static inline u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu)
+{
+	return 0;
+}
+
 static inline void lrb_events_metadata(struct seq_file *m) { }
 static inline void lrb_events_metadata_lttng(struct seq_file *m) { }
 static inline void lrb_events_print(struct seq_buf *s, unsigned int id,

@@ -22,6 +22,8 @@
  *   NAME/annotate        a write() is one "annotation" event on this CPU
  *   NAME/events          "enable SELECTOR" / "disable SELECTOR": markers and
  *                        trace events
+ *   NAME/filter          "SELECTOR EXPR": an ftrace filter on the records of
+ *                          the selected trace events; "SELECTOR 0" drops it
  *   NAME/streams/cpuN    the CTF packets of CPU N: ioctl, mmap, read, poll;
  *                          the settings are -EBUSY while one is open
  *
@@ -867,6 +869,7 @@ static void lrb_fs_stats_block(struct seq_file *m, const char *what,
 		   st->written, st->delivered);
 	for (i = 0; i < LRB_LOST_NR; i++)
 		seq_printf(m, "%s: %llu\n", lrb_fs_lost_names[i], st->lost[i]);
+	seq_printf(m, "filtered: %llu\n", st->filtered);
 	seq_printf(m, "subbufs: %llu\ncorrupt: %llu\n\n",
 		   st->subbufs_delivered, st->subbufs_corrupt);
 }
@@ -881,6 +884,9 @@ static int lrb_fs_stats_show(struct seq_file *m, void *v)
 	mutex_lock(&lrb_fs_mutex);
 	for_each_possible_cpu(cpu) {
 		lrb_stats_read(fc->chan, cpu, &st);
+		/* Written: delivered, lost, or refused by a filter. */
+		st.filtered = lrb_events_filtered(&fc->events, cpu);
+		st.written += st.filtered;
 		snprintf(what, sizeof(what), "%d", cpu);
 		lrb_fs_stats_block(m, what, &st);
 		sum.written += st.written;
@@ -889,6 +895,7 @@ static int lrb_fs_stats_show(struct seq_file *m, void *v)
 			sum.lost[i] += st.lost[i];
 		sum.subbufs_delivered += st.subbufs_delivered;
 		sum.subbufs_corrupt += st.subbufs_corrupt;
+		sum.filtered += st.filtered;
 	}
 	mutex_unlock(&lrb_fs_mutex);
 	lrb_fs_stats_block(m, "total", &sum);
@@ -1116,6 +1123,50 @@ static const struct file_operations lrb_fs_events_fops = {
 	.open = lrb_fs_events_open,
 	.read = seq_read,
 	.write = lrb_fs_events_write,
+	.llseek = seq_lseek,
+	.release = lrb_fs_seq_release,
+};
+
+/* filter */
+
+static int lrb_fs_filter_show(struct seq_file *m, void *v)
+{
+	struct lrb_fs_chan *fc = m->private;
+
+	lrb_events_filters_show(m, &fc->events);
+	return 0;
+}
+
+static int lrb_fs_filter_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_seq_open(inode, file, lrb_fs_filter_show);
+}
+
+/* "SELECTOR EXPR": a filter as long as one of ftrace's, up to a page. */
+static ssize_t lrb_fs_filter_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct lrb_fs_chan *fc = m->private;
+	char *text;
+	int ret;
+
+	if (!count || count >= PAGE_SIZE)
+		return -EINVAL;
+	text = kmalloc(count + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	ret = lrb_fs_get_text(ubuf, count, text, count + 1);
+	if (!ret)
+		ret = lrb_events_filter(&fc->events, text);
+	kfree(text);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_filter_fops = {
+	.open = lrb_fs_filter_open,
+	.read = seq_read,
+	.write = lrb_fs_filter_write,
 	.llseek = seq_lseek,
 	.release = lrb_fs_seq_release,
 };
@@ -1619,6 +1670,10 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 	    (IS_ENABLED(CONFIG_LRB_MARKERS) &&
 	     !tracefs_create_file("events", LRB_FS_MODE_WRITE, fc->dir, fc,
 				  &lrb_fs_events_fops)))
+		return -ENOMEM;
+	if (IS_ENABLED(CONFIG_LRB_TRACE_EVENTS) &&
+	    !tracefs_create_file("filter", LRB_FS_MODE_WRITE, fc->dir, fc,
+				 &lrb_fs_filter_fops))
 		return -ENOMEM;
 	streams = tracefs_create_dir("streams", fc->dir);
 	if (!streams)

@@ -64,6 +64,169 @@ static struct lrb_trace_event *to_te(struct lrb_event *ev)
 	return container_of(ev, struct lrb_trace_event, ev);
 }
 
+/*
+ * Filters, ftrace's (kernel/trace/trace_events_filter.c), run on the
+ * record as ftrace's entry.
+ *
+ * While a link has a filter, its probe writes the record into a scratch
+ * entry of the CPU rather than into the channel, as ftrace writes a
+ * filtered event into its buffered event (trace_buffered_event): the
+ * commit runs the filter on it and only then reserves the record in the
+ * channel and copies it in. A refused record costs the probe and the
+ * filter, touches nothing of the channel, and is counted as filtered,
+ * not as lost. The timestamp is taken at the copy, as ftrace's is.
+ *
+ * A CPU has one scratch entry per level of nesting (task, softirq,
+ * hardirq, NMI), as a channel takes that many writers at once; a record
+ * for a fifth level, or larger than a scratch entry, is counted as lost
+ * as the channel would count it.
+ */
+#define LRB_TE_SCRATCH_SIZE	PAGE_SIZE
+
+/**
+ * struct lrb_te_scratch - the scratch entries of a CPU
+ * @depth: entries in use; only this CPU's writers change it, each one
+ *	restoring it.
+ * @len: the record's bytes, per entry.
+ * @filter: the filter that runs on it at commit, per entry: the link's
+ *	may have been replaced meanwhile.
+ * @buf: LRB_NESTING_MAX entries of LRB_TE_SCRATCH_SIZE bytes.
+ */
+struct lrb_te_scratch {
+	unsigned int depth;
+	size_t len[LRB_NESTING_MAX];
+	struct lrb_te_filter *filter[LRB_NESTING_MAX];
+	char *buf;
+};
+
+/**
+ * struct lrb_te_filter - a link's filter
+ * @ef: ftrace's compiled filter.
+ * @scratch: the scratch entries (lrb_te_scratch), through the filter
+ *	so that a writer that sees the filter sees them.
+ * @filtered: the channel's count of the records its filters refused.
+ * @common: the filter reads the common fields: the probe sets them in the
+ *	scratch entry. If not, they are set only in a record the filter
+ *	takes, from the same context: a refused record does not pay for
+ *	them.
+ */
+struct lrb_te_filter {
+	struct event_filter *ef;
+	struct lrb_te_scratch __percpu *scratch;
+	local64_t __percpu *filtered;
+	bool common;
+};
+
+/* Made for the first filter and kept: they are small. */
+static struct lrb_te_scratch __percpu *lrb_te_scratch;
+
+/* Serialized by the registry's mutex, which filter_new() is called under. */
+static int lrb_te_scratch_alloc(void)
+{
+	struct lrb_te_scratch __percpu *scratch;
+	int cpu;
+
+	if (lrb_te_scratch)
+		return 0;
+	scratch = alloc_percpu(struct lrb_te_scratch);
+	if (!scratch)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(scratch, cpu)->buf =
+			kmalloc_node(LRB_NESTING_MAX * LRB_TE_SCRATCH_SIZE,
+				     GFP_KERNEL, cpu_to_node(cpu));
+		if (!per_cpu_ptr(scratch, cpu)->buf)
+			goto fail;
+	}
+	lrb_te_scratch = scratch;
+	return 0;
+fail:
+	for_each_possible_cpu(cpu)
+		kfree(per_cpu_ptr(scratch, cpu)->buf);
+	free_percpu(scratch);
+	return -ENOMEM;
+}
+
+/*
+ * A scratch entry of this CPU for a record of @len bytes that @f filters,
+ * its common fields set if @f reads them; NULL if none is free, the
+ * record counted lost. The slot says the record is in the scratch: no
+ * data yet.
+ */
+static void *lrb_te_scratch_get(struct lrb_event_link *l,
+				struct lrb_te_filter *f, struct lrb_slot *slot,
+				size_t len)
+{
+	struct lrb_te_scratch *s = this_cpu_ptr(f->scratch);
+	unsigned int d = READ_ONCE(s->depth);
+	void *entry;
+
+	if (unlikely(d >= LRB_NESTING_MAX)) {
+		lrb_count_lost(l->chan, LRB_LOST_NESTED);
+		return NULL;
+	}
+	if (unlikely(len > LRB_TE_SCRATCH_SIZE)) {
+		lrb_count_lost(l->chan, LRB_LOST_TOO_BIG);
+		return NULL;
+	}
+	/* An interrupt that comes now takes the next entry. */
+	WRITE_ONCE(s->depth, d + 1);
+	barrier();
+	s->len[d] = len;
+	s->filter[d] = f;
+	entry = s->buf + d * LRB_TE_SCRATCH_SIZE;
+	if (f->common)
+		tracing_generic_entry_update(entry,
+					     to_te(l->ev)->call->event.type,
+					     tracing_gen_ctx_dec());
+	slot->data = NULL;
+	return entry;
+}
+
+/*
+ * Reserve the record in @entry, which @f took, and copy it in; its common
+ * fields set now if @f did not read them, from the event's context still.
+ * Return: the copy, or NULL if the channel lost it.
+ */
+static void *lrb_te_scratch_copy(struct lrb_event_link *l,
+				 struct lrb_te_filter *f, void *entry,
+				 size_t len, struct lrb_slot *slot)
+{
+	unsigned int ctx = f->common ? 0 : tracing_gen_ctx_dec();
+
+	if (lrb_reserve(l->chan, slot, l->ev->id, len))
+		return NULL;
+	memcpy(slot->data, entry, len);
+	if (!f->common)
+		tracing_generic_entry_update(slot->data,
+					     to_te(l->ev)->call->event.type,
+					     ctx);
+	return slot->data;
+}
+
+/*
+ * Run the filter on the record in this CPU's last scratch entry, @entry,
+ * and give the entry back. Return: the record copied into a slot of the
+ * channel, or NULL if the filter refused it or the channel lost it.
+ */
+static void *lrb_te_scratch_put(struct lrb_event_link *l, void *entry,
+				struct lrb_slot *slot)
+{
+	struct lrb_te_scratch *s = this_cpu_ptr(lrb_te_scratch);
+	unsigned int d = s->depth - 1;
+	struct lrb_te_filter *f = s->filter[d];
+	void *rec = NULL;
+
+	if (filter_match_preds(f->ef, entry))
+		rec = lrb_te_scratch_copy(l, f, entry, s->len[d], slot);
+	else
+		local64_inc(this_cpu_ptr(f->filtered));
+	/* Done with the entry: a later interrupt may take it again. */
+	barrier();
+	WRITE_ONCE(s->depth, d);
+	return rec;
+}
+
 /**
  * lrb_trace_event_reserve() - reserve the record of a trace event
  * @data: the link the probe was registered with.
@@ -75,12 +238,18 @@ static struct lrb_trace_event *to_te(struct lrb_event *ev)
  *
  * Return: the entry, its common fields set, for TP_fast_assign() to fill;
  * NULL when the record is lost (the channel counts it).
+ * While the link has a filter, the entry is a scratch one (no slot->data
+ * yet), whose common fields are set if the filter reads them.
  */
 void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
 {
 	struct lrb_event_link *l = data;
+	struct lrb_te_filter *f;
 	unsigned int ctx;
 
+	f = rcu_dereference_sched(l->filter);
+	if (unlikely(f))
+		return lrb_te_scratch_get(l, f, slot, len);
 	/*
 	 * The interrupt state and preempt count of the event, as ftrace
 	 * takes them: before lrb_reserve(), which may disable interrupts
@@ -104,12 +273,20 @@ EXPORT_SYMBOL_GPL(lrb_trace_event_reserve);
  * In &LRB_LAYOUT_LTTNG, the priorities of the record become
  * lttng-modules' first (lrb_te_lttng_prios()).
  * So does a block event's rwbs (lrb_te_lttng_rwbs()).
+ * A record in a scratch entry is first filtered, then copied into the
+ * channel; the changes are made on the copy.
  */
 void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot)
 {
 	struct lrb_event_link *l = data;
 	unsigned long words = l->lttng_prios;
 	unsigned int i;
+
+	if (unlikely(!slot->data)) {
+		entry = lrb_te_scratch_put(l, entry, slot);
+		if (!entry)
+			return;
+	}
 
 	if (unlikely(words))
 		for_each_set_bit(i, &words, BITS_PER_LONG)
@@ -523,10 +700,76 @@ static unsigned short lrb_te_lttng_rwbs(struct lrb_event_link *l)
 	return 0;
 }
 
+/*
+ * Whether @te's record in a channel of @layout is ftrace's entry, which
+ * is what a filter reads: not where the LTTng layout has a record of its
+ * own, or a system call entry with the strings in it.
+ */
+static bool lrb_te_filterable(struct lrb_trace_event *te,
+			      enum lrb_layout layout)
+{
+	if (layout != LRB_LAYOUT_LTTNG || !te->ev.describe_lttng)
+		return true;
+	return !lrb_lttng_record(te->name) && !te->sc_strs;
+}
+
+/* A link with a filter starts only where the filter reads its record. */
+static int lrb_te_check_filter(struct lrb_event_link *l)
+{
+	if (rcu_access_pointer(l->filter) &&
+	    !lrb_te_filterable(to_te(l->ev), l->owner->layout))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static void *lrb_te_filter_new(struct lrb_event *ev, char *expr,
+			       enum lrb_layout layout,
+			       local64_t __percpu *filtered, char **err)
+{
+	struct event_filter *ef = NULL;
+	struct lrb_te_filter *f;
+	int ret;
+
+	if (!lrb_te_filterable(to_te(ev), layout))
+		return ERR_PTR(-EOPNOTSUPP);
+	ret = lrb_te_scratch_alloc();
+	if (ret)
+		return ERR_PTR(ret);
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	/* ftrace names the fields of struct trace_entry common_*. */
+	f->common = !!strstr(expr, "common_");
+	/* A parse error also goes to tracefs's error_log, as ftrace's do. */
+	ret = create_event_filter(NULL, to_te(ev)->call, expr, true, &ef);
+	if (ret) {
+		if (ef && ef->filter_string)
+			*err = kstrdup(ef->filter_string, GFP_KERNEL);
+		free_event_filter(ef);
+		kfree(f);
+		return ERR_PTR(ret);
+	}
+	f->ef = ef;
+	f->scratch = lrb_te_scratch;
+	f->filtered = filtered;
+	return f;
+}
+
+static void lrb_te_filter_free(void *filter)
+{
+	struct lrb_te_filter *f = filter;
+
+	free_event_filter(f->ef);
+	kfree(f);
+}
+
 static int lrb_te_start(struct lrb_event_link *l)
 {
 	struct trace_event_call *call = to_te(l->ev)->call;
 	void *lttng = lrb_te_lttng_probe(l);
+
+	if (lrb_te_check_filter(l))
+		return -EOPNOTSUPP;
 
 	l->lttng_prios = lrb_te_lttng_prios(l);
 	l->lttng_rwbs = lrb_te_lttng_rwbs(l);
@@ -690,7 +933,7 @@ static void lrb_sc_enter_write(struct lrb_event_link *l, int nr,
 		return;
 	ent->nr = nr;
 	memcpy(ent->args, args, sizeof(*args) * nargs);
-	lrb_commit(&slot);
+	lrb_trace_event_commit(l, ent, &slot);
 }
 
 static void lrb_sys_enter(void *data, struct pt_regs *regs, long id)
@@ -726,7 +969,7 @@ static void lrb_sc_exit_write(struct lrb_event_link *l, int nr, long ret)
 		return;
 	ent->nr = nr;
 	ent->ret = ret;
-	lrb_commit(&slot);
+	lrb_trace_event_commit(l, ent, &slot);
 }
 
 static void lrb_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -749,6 +992,8 @@ static int lrb_sc_start(struct lrb_event_link *l)
 {
 	int ret;
 
+	if (lrb_te_check_filter(l))
+		return -EOPNOTSUPP;
 	if (lrb_sc_links++)
 		return 0;
 	ret = register_trace_sys_enter(lrb_sys_enter, NULL);
@@ -819,6 +1064,8 @@ static void lrb_te_add(struct trace_event_call *call)
 	te->ev.name = te->name;
 	te->ev.describe = lrb_te_describe;
 	te->ev.print = lrb_te_print;
+	te->ev.filter_new = lrb_te_filter_new;
+	te->ev.filter_free = lrb_te_filter_free;
 	if (lrb_lttng_event_name(sys, name, te->lttng_name,
 				 sizeof(te->lttng_name))) {
 		te->ev.lttng_name = te->lttng_name;

@@ -183,6 +183,9 @@ static void print_help(void)
 "  -e, --event EVENT        record EVENT: SYSTEM:NAME, SYSTEM, a glob, all,\n"
 "                           or none (annotations only); repeatable; default\n"
 "                           -e sched -e irq (lrb-record list shows them)\n"
+"  -f, --filter EXPR        record only the events of the -e before it for\n"
+"                           which EXPR, an ftrace filter, holds:\n"
+"                           -e sched_switch -f 'prev_state != 0'\n"
 "  -B, --channel NAME       channel name (default lrb-record-PID)\n"
 "  -b, --buffer-size SIZE   bytes per CPU, split into sub-buffers\n"
 "      --subbuf-size SIZE   bytes per sub-buffer, rounded up to a power of\n"
@@ -964,6 +967,8 @@ struct record_opts {
 	bool force;
 	const char *events[256];
 	int nr_events;
+	/* the --filter of each --event, or NULL */
+	const char *filters[256];
 	char name[64];
 	unsigned long long subbuf_size, num_subbufs;
 	const char *subbuf_arg, *num_arg;
@@ -988,6 +993,34 @@ static bool is_lttng(const struct record_opts *o)
 	return o->layout && !strcmp(o->layout, "lttng");
 }
 
+/*
+ * Filter the records of @event with @expr (NAME/filter). A filter that
+ * does not compile: the kernel's message, the caret under the error.
+ */
+static void set_filter(const char *event, const char *expr)
+{
+	char cmd[4096 + 64], path[600], *msg, *line, *save;
+	int err;
+
+	snprintf(cmd, sizeof(cmd), "%s %s\n", event, expr);
+	err = put_file("filter", cmd);
+	if (!err)
+		return;
+	if (err == -EOPNOTSUPP)
+		die("-e %s -f '%s': %s", event, expr,
+		    "its records cannot be filtered (markers, the statedump, or a record of its own in the lttng layout)");
+	if (err != -EINVAL)
+		die("-e %s -f '%s': %s", event, expr, strerror(-err));
+	snprintf(path, sizeof(path), "%s/filter", chan_dir);
+	msg = read_all(path, NULL);
+	for (line = msg ? strtok_r(msg, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "# ", 2))
+			fprintf(stderr, "lrb-record: %s\n", line + 2);
+	free(msg);
+	die("-e %s -f '%s': %s", event, expr, "the filter does not compile");
+}
+
 enum {
 	OPT_FORCE = 256,
 	OPT_SUBBUF_SIZE,
@@ -1007,6 +1040,7 @@ static const struct option record_long[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "event", required_argument, NULL, 'e' },
+	{ "filter", required_argument, NULL, 'f' },
 	{ "channel", required_argument, NULL, 'B' },
 	{ "buffer-size", required_argument, NULL, 'b' },
 	{ "subbuf-size", required_argument, NULL, OPT_SUBBUF_SIZE },
@@ -1088,7 +1122,7 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 	o->num_subbufs = 16;
 	/* "+": options end at COMMAND; ":" next: report errors ourselves. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:o:e:B:b:C:qh", record_long,
+	while ((opt = getopt_long(argc, argv, "+:o:e:f:B:b:C:qh", record_long,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -1101,6 +1135,20 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 			if (o->nr_events == 256)
 				usage_error("more than 256 --event options");
 			o->events[o->nr_events++] = optarg;
+			break;
+		case 'f':
+			/* As trace-cmd's -f: the filter of the -e before it. */
+			if (!o->nr_events)
+				usage_error("--filter %s: give it after the --event it filters",
+					    optarg);
+			if (o->filters[o->nr_events - 1])
+				usage_error("-e %s: more than one --filter",
+					    o->events[o->nr_events - 1]);
+			if (!*optarg || strlen(optarg) >= 4000 ||
+			    strchr(optarg, '\n'))
+				usage_error("--filter '%s': %s", optarg,
+					    "one line of 1 to 3999 bytes");
+			o->filters[o->nr_events - 1] = optarg;
 			break;
 		case 'B':
 			snprintf(o->name, sizeof(o->name), "%s", optarg);
@@ -1218,6 +1266,8 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 	for (int i = 0; i < o->nr_events; i++)
 		if (!strcmp(o->events[i], "none"))
 			usage_error("-e none excludes any other --event");
+	if (!o->nr_events && o->filters[0])
+		usage_error("-e none: nothing to filter");
 }
 
 static void print_settings(const struct record_opts *o)
@@ -1233,6 +1283,9 @@ static void print_settings(const struct record_opts *o)
 	for (int i = 0; i < o->nr_events; i++)
 		printf(" %s", o->events[i]);
 	printf("%s\n", o->nr_events ? "" : " none");
+	for (int i = 0; i < o->nr_events; i++)
+		if (o->filters[i])
+			printf("filter: %s %s\n", o->events[i], o->filters[i]);
 	if (o->cpu_list) {
 		printf("cpus:");
 		for (int c = 0; c < MAX_CPUS; c++)
@@ -1321,6 +1374,9 @@ static int cmd_record(int argc, char **argv)
 		if (err)
 			die("-e %s: %s", o.events[i], strerror(-err));
 	}
+	for (int i = 0; i < o.nr_events; i++)
+		if (o.filters[i])
+			set_filter(o.events[i], o.filters[i]);
 	if (!o.flight)
 		open_streams(o.outdir, o.cpu_list ? o.cpus : NULL);
 
@@ -1399,6 +1455,9 @@ static int cmd_record(int argc, char **argv)
 		for (int i = 0; i < NR_LOST; i++)
 			fprintf(stderr, " %s %llu", lost_names[i], c.lost[i]);
 		fputc('\n', stderr);
+		if (c.filtered)
+			fprintf(stderr, "lrb-record: filtered out %llu\n",
+				c.filtered);
 	}
 	for (int i = 0; i < nr_streams; i++) {
 		struct stream *s = &streams[i];

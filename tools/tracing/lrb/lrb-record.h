@@ -14,6 +14,8 @@ extern const char * const lost_names[NR_LOST];
 /* Counters of a channel, from its stats file. */
 struct counts {
 	unsigned long long written, delivered, lost[NR_LOST], subbufs, corrupt;
+	/* records the channel's filters refused, counted in written */
+	unsigned long long filtered;
 };
 
 int parse_counts(char *text, struct counts *c, const bool *cpus, int max);

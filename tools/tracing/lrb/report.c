@@ -221,6 +221,8 @@ static void print_kernel_counts(const char *dir)
 			printf(" %s %llu", lost_names[i], c.lost[i]);
 		printf("; sub-buffers %llu, corrupt %llu\n", c.subbufs,
 		       c.corrupt);
+		if (c.filtered)
+			printf("kernel: filtered out %llu\n", c.filtered);
 	}
 	free(text);
 }

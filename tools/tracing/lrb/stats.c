@@ -24,6 +24,8 @@ static void counts_add(struct counts *c, const char *key,
 		c->subbufs += v;
 	else if (!strcmp(key, "corrupt"))
 		c->corrupt += v;
+	else if (!strcmp(key, "filtered"))
+		c->filtered += v;
 	else if (!strncmp(key, "lost_", 5))
 		for (int i = 0; i < NR_LOST; i++)
 			if (!strcmp(key + 5, lost_names[i]))

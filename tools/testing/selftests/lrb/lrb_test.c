@@ -1886,4 +1886,173 @@ TEST_F(chan, splice_small_pipe)
 	close(p[1]);
 }
 
+/* Write "SELECTOR EXPR" to the filter file; 0 or -errno. */
+static int filter_cmd(const char *sel, const char *expr)
+{
+	char buf[8192];
+
+	snprintf(buf, sizeof(buf), "%s %s\n", sel, expr);
+	return put(cpath("filter"), buf);
+}
+
+/* Written equals delivered plus lost plus filtered, once drained. */
+static void expect_accounts(struct __test_metadata *_metadata)
+{
+	static const char * const lost[] = {
+		"lost_full", "lost_overwritten", "lost_too_big", "lost_nested",
+		"lost_nmi",
+	};
+	long long sum = stat_total(DELIVERED) + stat_total("filtered");
+
+	for (size_t i = 0; i < ARRAY_SIZE(lost); i++)
+		sum += stat_total(lost[i]);
+	EXPECT_EQ(stat_total(WRITTEN), sum);
+}
+
+TEST_F(chan, filter_bad_input)
+{
+	static char text[8192], before[256];
+	char *caret, *line;
+
+	if (access(cpath("filter"), F_OK))
+		SKIP(return, "no filter file (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "sched:sched_switch"));
+	ASSERT_EQ(0, filter_cmd("sched:sched_switch", "prev_pid == 1"));
+	ASSERT_EQ(0, get(cpath("filter"), before, sizeof(before)));
+	EXPECT_STREQ("sched:sched_switch prev_pid == 1\n", before);
+
+	/* Malformed: EINVAL, the filter kept, the message with a caret. */
+	EXPECT_EQ(-EINVAL, filter_cmd("sched:sched_switch", "prev_pid == 1 &&"));
+	ASSERT_EQ(0, get(cpath("filter"), text, sizeof(text)));
+	EXPECT_EQ(0, strncmp(text, before, strlen(before)));
+	EXPECT_NE(NULL, strstr(text, "# sched:sched_switch:\n"));
+	EXPECT_NE(NULL, strstr(text, "# parse_error: "));
+	EXPECT_EQ(-EINVAL, filter_cmd("sched:sched_switch", "prev_pid >> 1"));
+	ASSERT_EQ(0, get(cpath("filter"), text, sizeof(text)));
+	line = strstr(text, "# prev_pid >> 1\n");
+	ASSERT_NE(NULL, line);
+	/* The caret points into the expression, at or after the operator. */
+	caret = strchr(line + 1, '\n') + 1;
+	ASSERT_EQ('#', caret[0]);
+	ASSERT_NE(NULL, strchr(caret, '^'));
+	EXPECT_LE(strlen("# prev_pid "), (size_t)(strchr(caret, '^') - caret));
+	EXPECT_GE(strlen("# prev_pid >> 1"), (size_t)(strchr(caret, '^') - caret));
+	/* A field the event does not have. */
+	EXPECT_EQ(-EINVAL, filter_cmd("sched:sched_switch", "no_such_field == 1"));
+	ASSERT_EQ(0, get(cpath("filter"), text, sizeof(text)));
+	EXPECT_NE(NULL, strstr(text, "# parse_error: Field not found"));
+	/* No expression, a bad selector, a page or more, a NUL: EINVAL. */
+	EXPECT_EQ(-EINVAL, put(cpath("filter"), "sched:sched_switch\n"));
+	/* Spaces only after the selector. */
+	EXPECT_EQ(-EINVAL, put(cpath("filter"), "sched:sched_switch     "));
+	EXPECT_EQ(-EINVAL, filter_cmd("bad/char", "prev_pid == 1"));
+	EXPECT_EQ(-EINVAL, filter_cmd("sched:", "prev_pid == 1"));
+	memset(text, 'a', 4096);
+	text[4096] = '\0';
+	memcpy(text, "sched:sched_switch ", 19);
+	EXPECT_EQ(-EINVAL, put(cpath("filter"), text));
+	EXPECT_EQ(-EINVAL, put_bytes(cpath("filter"),
+				     "sched:sched_switch prev_pid == 1\0x", 34));
+	/* An event the channel does not record: ENOENT. */
+	EXPECT_EQ(-ENOENT, filter_cmd("sched:sched_wakeup", "pid == 1"));
+	EXPECT_EQ(-ENOENT, filter_cmd("no_such_event", "x == 1"));
+	/* One without fields to filter on: EOPNOTSUPP. */
+	if (event_id("lttng_statedump_start") >= 0) {
+		ASSERT_EQ(0, events_cmd("enable", "lttng_statedump_start"));
+		EXPECT_EQ(-EOPNOTSUPP,
+			  filter_cmd("lttng_statedump_start", "cpu == 0"));
+	}
+	/* None of it changed the channel. */
+	ASSERT_EQ(0, get(cpath("filter"), text, sizeof(text)));
+	EXPECT_EQ(0, strncmp(text, before, strlen(before)));
+	EXPECT_EQ(0, events_count("sched:sched_wakeup ", "enabled"));
+	/* "0" drops the filter, as in ftrace, and the message with it. */
+	EXPECT_EQ(0, filter_cmd("sched:sched_switch", "0"));
+	ASSERT_EQ(0, get(cpath("filter"), text, sizeof(text)));
+	EXPECT_STREQ("", text);
+}
+
+TEST_F(chan, filter_lttng_layout)
+{
+	if (access(cpath("filter"), F_OK) ||
+	    event_id("sched:sched_process_fork") < 0)
+		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
+	/* Its record in the lttng layout is not ftrace's: no filter. */
+	ASSERT_EQ(0, put(cpath("layout"), "lttng"));
+	ASSERT_EQ(0, events_cmd("enable", "sched:sched_process_fork"));
+	EXPECT_EQ(-EOPNOTSUPP,
+		  filter_cmd("sched:sched_process_fork", "child_pid == 1"));
+	/* Set in the ftrace layout: the lttng layout cannot start it. */
+	ASSERT_EQ(0, put(cpath("layout"), "ftrace"));
+	ASSERT_EQ(0, filter_cmd("sched:sched_process_fork", "child_pid == 1"));
+	ASSERT_EQ(0, put(cpath("layout"), "lttng"));
+	EXPECT_EQ(-EOPNOTSUPP, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, put(cpath("layout"), "ftrace"));
+	EXPECT_EQ(0, put(cpath("enable"), "1"));
+	EXPECT_EQ(0, put(cpath("enable"), "0"));
+}
+
+TEST_F(chan, filter_records)
+{
+	struct sys_count c = {
+		.nr = SYS_getppid, .ret = getppid(), .pid = getpid(),
+	};
+	char expr[64];
+
+	if (access(cpath("filter"), F_OK) ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no system call events");
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_*_getppid"));
+	c.enter_id = event_id("syscalls:sys_enter_getppid");
+	c.exit_id = event_id("syscalls:sys_exit_getppid");
+	c.nr_off = field_off("syscalls/sys_enter_getppid", "__syscall_nr");
+	c.ret_off = field_off("syscalls/sys_exit_getppid", "ret");
+	/* The entries of no process: none recorded, all filtered. */
+	ASSERT_EQ(0, filter_cmd("syscalls:sys_enter_getppid", "common_pid < 0"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	/* Replaced while the channel runs: this process's, both events. */
+	snprintf(expr, sizeof(expr), "common_pid == %d && ret >= 0",
+		 (int)getpid());
+	EXPECT_EQ(-EINVAL, filter_cmd("syscalls:sys_*_getppid", expr));
+	snprintf(expr, sizeof(expr), "common_pid == %d", (int)getpid());
+	ASSERT_EQ(0, filter_cmd("syscalls:sys_*_getppid", expr));
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	ASSERT_EQ(0, records_each(count_sys, &c));
+	EXPECT_EQ(100, c.enters);
+	EXPECT_EQ(200, c.exits);
+	/* On CPU 0, where the test runs: every entry of the first 100. */
+	EXPECT_LE(100, stat_of("0", "filtered"));
+	EXPECT_LE(100, stat_total("filtered"));
+	expect_accounts(_metadata);
+}
+
+TEST_F(chan, filter_kept_for_later)
+{
+	struct sys_count c = {
+		.nr = SYS_getppid, .ret = getppid(), .pid = getpid(),
+	};
+
+	if (access(cpath("filter"), F_OK) ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no system call events");
+	/* A glob matching no event of the channel yet: kept for later. */
+	ASSERT_EQ(0, filter_cmd("syscalls:sys_*_getppid", "common_pid < 0"));
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_*_getppid"));
+	c.enter_id = event_id("syscalls:sys_enter_getppid");
+	c.exit_id = event_id("syscalls:sys_exit_getppid");
+	c.nr_off = field_off("syscalls/sys_enter_getppid", "__syscall_nr");
+	c.ret_off = field_off("syscalls/sys_exit_getppid", "ret");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	ASSERT_EQ(0, records_each(count_sys, &c));
+	EXPECT_EQ(0, c.enters);
+	EXPECT_EQ(0, c.exits);
+	EXPECT_LE(200, stat_total("filtered"));
+	expect_accounts(_metadata);
+}
+
 TEST_HARNESS_MAIN
