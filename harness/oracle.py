@@ -87,6 +87,19 @@ oracle.py filter DIR
     - the LRB channel counted filtered records, and its written equals
       delivered plus lost plus filtered.
 
+oracle.py target DIR
+    DIR/ftrace/ an ftrace instance with set_event_pid (the task that ran
+    lrb-record) and options/event-fork; DIR/ftrace-all/ the same events
+    untargeted; DIR/lrb/ lrb-record --follow's trace of the workload;
+    DIR/root_pid the workload's shell; DIR/bg_pid a task that made system
+    calls throughout
+  Checks that the workload's records are the same in the targeted ftrace
+  instance and in LRB (as compare), that LRB holds no record of any other
+  task, that the untargeted instance has the background task's records
+  (so targeting had something to leave out) and the targeted ones none,
+  and that LRB counted nothing lost or filtered: events of other tasks are
+  not written at all.
+
 oracle.py coverage DIR
     DIR/available_events, DIR/lrb/
   Checks that the CTF metadata describes every event of available_events,
@@ -518,6 +531,60 @@ def cmd_filter(d):
         why.append('the LRB channel counted no filtered record')
     if s['written'] != s['delivered'] + lost_sum + s.get('filtered', 0):
         why.append('written != delivered + lost + filtered')
+    return '; '.join(why)
+
+
+def cmd_target(d):
+    why = []
+    fmts = load_formats(os.path.join(d, 'ftrace', 'events'))
+    ids = {}
+    for name in ('root_pid', 'bg_pid'):
+        with open(os.path.join(d, name)) as f:
+            ids[name] = int(f.read().split()[0])
+    problems, stamps = [], []
+    ft = ftrace_records(os.path.join(d, 'ftrace'), fmts, problems, stamps)
+    fa = ftrace_records(os.path.join(d, 'ftrace-all'), fmts, problems)
+    lr, lost, _ = lrb_records(os.path.join(d, 'lrb'), fmts)
+    root = ids['root_pid']
+    w, _ = workload(fa, root)
+    # lrb-record forks the command held on a pipe and lets it run once
+    # the channel records: the command's system calls until its read()
+    # of the pipe returns 0 are lrb-record's, which the instance, targeting
+    # lrb-record and its children, records and LRB does not.
+    release = min((t for t, (_, n, v) in zip(stamps, ft)
+                   if v.get('common_pid') == root and n == 'raw_syscalls:sys_exit'
+                   and v.get('id') == 0 and v.get('ret') == 0), default=0)
+    held = sum(1 for t, (_, _, v) in zip(stamps, ft) if v.get('common_pid') == root and t < release)
+    ft = [r for t, r in zip(stamps, ft) if r[2].get('common_pid') != root or t >= release]
+    print('target: %d records of the command before lrb-record let it run, left out' % held)
+    st, countbad = compare(ft, lr, w)
+    outside = Counter(v.get('common_pid') for _, _, v in lr if v.get('common_pid') not in w)
+    bg = ids['bg_pid']
+    bg_all = sum(1 for _, _, v in fa if v.get('common_pid') == bg)
+    bg_ft = sum(1 for _, _, v in ft if v.get('common_pid') == bg)
+    print('target: workload %d pids; its records: ftrace %d, lrb %d, %d field values compared, '
+          'mismatches %d, count mismatches %d'
+          % (len(w), st['ftrace'], st['lrb'], st['fields'], st['mismatches'], countbad))
+    print('target: lrb records of other tasks: %d %s; background task %d: %d records untargeted, '
+          '%d in the targeted ftrace instance'
+          % (sum(outside.values()), dict(outside) if outside else '', bg, bg_all, bg_ft))
+    if problems or lost:
+        why.append('records lost: ftrace %d problems, lrb %s' % (len(problems), lost))
+    if st['mismatches'] or countbad:
+        why.append('the workload\'s records differ (%d values, %d counts)' % (st['mismatches'], countbad))
+    if not st['lrb']:
+        why.append('LRB recorded nothing of the workload')
+    if outside:
+        why.append('LRB recorded %d events of tasks outside the workload' % sum(outside.values()))
+    if not bg_all or bg_ft:
+        why.append('the background task: %d untargeted records (want > 0), %d targeted (want 0)'
+                   % (bg_all, bg_ft))
+    s = lrb_stats(os.path.join(d, 'lrb', '.lrb-stats'))
+    lost_sum = sum(v for k, v in s.items() if k.startswith('lost_'))
+    print('target: lrb stats: written %d, delivered %d, lost %d, filtered %d'
+          % (s['written'], s['delivered'], lost_sum, s.get('filtered', 0)))
+    if s['written'] != s['delivered'] or lost_sum or s.get('filtered', 0):
+        why.append('LRB counted records it did not deliver')
     return '; '.join(why)
 
 
@@ -1168,19 +1235,20 @@ def cmd_coverage(d):
 
 def main():
     ap = argparse.ArgumentParser(description='Check an LRB CTF trace against ftrace.',
-                                 usage='%(prog)s [--min-events N] [compare|coverage|lttng|filter] DIR')
+                                 usage='%(prog)s [--min-events N] [compare|coverage|lttng|filter|target] DIR')
     ap.add_argument('--min-events', type=int, default=1000,
                     help='events that must be compared field by field (compare)')
-    ap.add_argument('words', nargs='+', metavar='[compare|coverage|lttng|filter] DIR')
+    ap.add_argument('words', nargs='+', metavar='[compare|coverage|lttng|filter|target] DIR')
     a = ap.parse_args()
     words = a.words if len(a.words) == 2 else ['compare'] + a.words
-    if len(words) != 2 or words[0] not in ('compare', 'coverage', 'lttng', 'filter'):
-        ap.error('expected [compare|coverage|lttng|filter] DIR')
+    if len(words) != 2 or words[0] not in ('compare', 'coverage', 'lttng', 'filter', 'target'):
+        ap.error('expected [compare|coverage|lttng|filter|target] DIR')
     cmd, d = words
     try:
         why = cmd_compare(d, a.min_events) if cmd == 'compare' else \
             cmd_lttng(d) if cmd == 'lttng' else \
-            cmd_filter(d) if cmd == 'filter' else cmd_coverage(d)
+            cmd_filter(d) if cmd == 'filter' else \
+            cmd_target(d) if cmd == 'target' else cmd_coverage(d)
     except Exception as e:                  # bt2 raises its own errors too
         why = 'cannot read the inputs: %s: %s' % (type(e).__name__, e)
     print('%s: %s' % ({'compare': 'oracle'}.get(cmd, cmd), 'FAIL: ' + why if why else 'PASS'))

@@ -226,6 +226,11 @@ done < $D/filters
 cat > /tmp/filter-workload.sh <<'W'
 #!/bin/sh
 echo $$ > /tmp/ofilter/root_pid
+# Two loops on one CPU: preempted, they switch out running (prev_state 0).
+for i in 1 2; do
+	taskset -c 0 sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done' &
+done
+wait
 for i in 1 2 3 4; do
 	ls / > /dev/null
 	cat /proc/self/stat > /dev/null
@@ -244,6 +249,54 @@ dump_instance $F $D/ftrace
 dump_instance $A $D/ftrace-all
 cat $F/events/*/*/filter $F/events/*/filter > $D/ftrace-filters
 echo "LRB-USER: filter dumped"
+
+# Targets, against ftrace's: lrb-record --follow, and an ftrace instance
+# with set_event_pid (the wrapper that runs lrb-record) and
+# options/event-fork, over one workload; a background task makes system
+# calls meanwhile, which an untargeted instance records and neither
+# targeted tracer may (oracle.py target).
+echo "LRB-USER: record target"
+D=/tmp/otarget
+mkdir -p $D
+P=$T/instances/otarget
+N=$T/instances/onotarget
+mkdir $P $N
+# Nothing until the wrapper below adds its own pid. It adds it (>>): an
+# open with O_TRUNC clears ftrace's list, and until the write after it,
+# which may be a grace period later, ftrace records every task.
+echo 1 > $P/options/event-fork
+echo 4194303 > $P/set_event_pid
+for i in $P $N; do
+	echo 4096 > $i/buffer_size_kb
+	for s in sched/sched_process_fork sched/sched_process_exec \
+		sched/sched_process_exit raw_syscalls signal; do
+		echo 1 > $i/events/$s/enable
+	done
+done
+cat > /tmp/target-workload.sh <<'W'
+#!/bin/sh
+echo $$ > /tmp/otarget/root_pid
+for i in 1 2 3; do
+	ls / > /dev/null
+	sh -c 'cat /proc/self/stat > /dev/null'
+	sleep 0.02
+done
+sh -c 'trap "" USR1; kill -USR1 $$; kill -0 $$'
+W
+chmod +x /tmp/target-workload.sh
+sh -c 'while [ ! -e /tmp/otarget-stop ]; do cat /proc/self/stat > /dev/null; done' &
+echo $! > $D/bg_pid
+sh -c "echo \$\$ >> $P/set_event_pid; exec lrb-record -q -o $D/lrb -B otarget --follow \
+	-e sched:sched_process_fork -e sched:sched_process_exec -e sched:sched_process_exit \
+	-e raw_syscalls -e signal -- /tmp/target-workload.sh"
+echo "LRB-USER: record target exit $?"
+touch /tmp/otarget-stop
+wait "$(cat $D/bg_pid)"
+echo 0 > $P/tracing_on
+echo 0 > $N/tracing_on
+dump_instance $P $D/ftrace
+dump_instance $N $D/ftrace-all
+echo "LRB-USER: target dumped"
 
 # Coverage: every event at once.
 echo "LRB-USER: record all"
@@ -397,7 +450,7 @@ lrb-record -q -o /tmp/t2 -B err -- true
 echo "LRB-USER: no tracefs exit $?"
 mount -t tracefs nodev /sys/kernel/tracing
 
-cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/ofilter /tmp/all \
+cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/ofilter /tmp/otarget /tmp/all \
 	/tmp/snaps /tmp/flight /tmp/timer /tmp/tool /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"

@@ -1361,6 +1361,11 @@ static void bench_filters(void)
 	};
 	static u64 vn[MAX_REPS], vm[MAX_REPS], vo[MAX_REPS], vf[MAX_REPS];
 	static u64 ro[MAX_REPS], rm[MAX_REPS];
+	/* A channel whose targets leave this task out (a uid list). */
+	static u64 vt[MAX_REPS], rt[MAX_REPS];
+	struct lrb_events_owner other;
+	char uid[] = "4242";
+	int other_ret;
 	struct lrb_events_owner none, all, out;
 	char expr[] = "a < 0";
 	struct lrb_channel *chan;
@@ -1377,14 +1382,19 @@ static void bench_filters(void)
 		return;
 	}
 	tr = trace_array_get_by_name("lrb_bench", NULL);
+	/* Set up whatever fails below, so that it can be released. */
+	other_ret = bench_owner(&other, NULL);
 	/* Not ||: each owner is set up, so that each can be released. */
 	if (bench_owner(&none, NULL) | bench_owner(&all, "a >= 0") |
 	    bench_owner(&out, "a < 0") || !tr || ftrace_bench_filter(expr))
+		goto fail;
+	if (other_ret || lrb_target_uids(&other, uid))
 		goto fail;
 	for (r = 0; r < reps; r++) {
 		if (time_owner(&none, chan, &vn[r]) ||
 		    time_owner(&all, chan, &vm[r]) ||
 		    time_owner(&out, chan, &vo[r]) ||
+		    time_owner(&other, chan, &vt[r]) ||
 		    trace_array_set_clr_event(tr, "lrb_bench",
 					      "lrb_bench_event", true))
 			goto fail;
@@ -1394,6 +1404,7 @@ static void bench_filters(void)
 			goto fail;
 		ro[r] = div64_u64(1000 * vo[r], max_t(u64, 1, vf[r]));
 		rm[r] = div64_u64(1000 * vm[r], max_t(u64, 1, vn[r]));
+		rt[r] = div64_u64(1000 * vt[r], max_t(u64, 1, vn[r]));
 	}
 	pr_info("table 8: the bench event with a filter, ns per event (min median max over %d reps of %d events); %s\n",
 		reps, TE_EVENTS, IS_ENABLED(CONFIG_LRB_SYNC_LOCAL) ?
@@ -1404,6 +1415,8 @@ static void bench_filters(void)
 	pr_mmm("ftrace, a filter that refuses it", summarize(vf, reps), "ns");
 	pr_mmm("ratio refused: lrb / ftrace", summarize(ro, reps), "x");
 	pr_mmm("ratio taken / no filter, lrb", summarize(rm, reps), "x");
+	pr_mmm("LRB, a task its targets leave out", summarize(vt, reps), "ns");
+	pr_mmm("ratio left out / no filter, lrb", summarize(rt, reps), "x");
 	goto out;
 fail:
 	pr_err("table 8: cannot attach the bench event or set its filters\n");
@@ -1416,6 +1429,8 @@ out:
 	lrb_events_owner_release(&none);
 	lrb_events_owner_release(&all);
 	lrb_events_owner_release(&out);
+	lrb_target_release(&other);
+	lrb_events_owner_release(&other);
 	lrb_channel_destroy(chan);
 }
 

@@ -281,6 +281,8 @@ static int lrb_link_add(struct lrb_events_owner *o, struct lrb_event *ev)
 		return -ENOMEM;
 	l->ev = ev;
 	l->owner = o;
+	/* As the channel's targets say, from its first record. */
+	l->ignore = o->ignore;
 	/* A filter the channel set for it applies from its first record. */
 	ret = lrb_link_filter_init(l);
 	if (ret) {
@@ -588,10 +590,11 @@ static int lrb_filter_set(struct lrb_events_owner *o, const char *sel,
 		if (!expr || !lrb_link_filtered_by(l, sel))
 			continue;
 		f[i] = lrb_filter_compile(o, l->ev, expr);
-		if (IS_ERR(f[i++])) {
-			ret = PTR_ERR(f[i - 1]);
+		if (IS_ERR(f[i])) {
+			ret = PTR_ERR(f[i]);
 			break;
 		}
+		i++;
 	}
 	if (ret) {
 		lrb_filters_free(o, sel, f, n);
@@ -688,6 +691,28 @@ u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu)
 	return filtered ? local64_read(per_cpu_ptr(filtered, cpu)) : 0;
 }
 EXPORT_SYMBOL_GPL(lrb_events_filtered);
+
+/* Targets */
+
+/**
+ * lrb_events_set_ignore() - let a channel's events read its ignore flags
+ * @o: the channel's owner.
+ * @ignore: its per-CPU flags, each set while the task running there is
+ *	not one the channel targets; NULL when it targets every task on
+ *	every CPU.
+ *
+ * lrb_target.c's: the flags are set before they are given here.
+ */
+void lrb_events_set_ignore(struct lrb_events_owner *o, bool __percpu *ignore)
+{
+	struct lrb_event_link *l;
+
+	mutex_lock(&lrb_events_mutex);
+	o->ignore = ignore;
+	list_for_each_entry(l, &o->links, owner_node)
+		WRITE_ONCE(l->ignore, ignore);
+	mutex_unlock(&lrb_events_mutex);
+}
 
 /* Registration */
 
@@ -851,6 +876,8 @@ void lrb_events_owner_init(struct lrb_events_owner *o)
 	INIT_LIST_HEAD(&o->filters);
 	o->filtered = NULL;
 	o->filter_err = NULL;
+	o->target = NULL;
+	o->ignore = NULL;
 	o->chan = NULL;
 	o->layout = LRB_LAYOUT_FTRACE;
 	mutex_lock(&lrb_events_mutex);
@@ -1358,6 +1385,9 @@ void __lrb_mark(struct lrb_marker *m, const u64 *vals)
 	}
 	rcu_read_lock_sched_notrace();
 	list_for_each_entry_rcu(l, &ev->links, ev_node) {
+		/* A process, user or CPU the channel does not target. */
+		if (lrb_link_ignores(l))
+			continue;
 		if (lrb_reserve(l->chan, &slot, ev->id, len))
 			continue;
 		for (i = 0, off = 0; i < ev->nr_fields; i++) {

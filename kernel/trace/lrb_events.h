@@ -8,6 +8,7 @@
 
 #include <linux/list.h>
 #include <linux/lrb_marker.h>
+#include <linux/percpu.h>
 #include <linux/seq_buf.h>
 
 struct lrb_channel;
@@ -28,6 +29,10 @@ struct seq_file;
  *	had a filter.
  * @filter_err: the message of the last filter that did not compile, for
  *	lrb_events_filters_show(); NULL after one that did.
+ * @target: the processes, users and CPUs it records (lrb_target.c); NULL
+ *	until it has had one.
+ * @ignore: per CPU, whether it ignores the task running there, while it
+ *	has targets; NULL otherwise. Its links have it too.
  */
 struct lrb_events_owner {
 	struct list_head list;
@@ -38,6 +43,8 @@ struct lrb_events_owner {
 	struct list_head filters;
 	local64_t __percpu *filtered;
 	char *filter_err;
+	struct lrb_target *target;
+	bool __percpu *ignore;
 };
 
 /**
@@ -57,6 +64,7 @@ struct lrb_events_owner {
  * @filter: what its event's filter_new() made of the channel's filter
  *	for it, or NULL: replaced under the registry's mutex, freed once no
  *	writer can see it (lrb_events_sync()).
+ * @ignore: the owner's @ignore: a writer checks it before it reserves.
  */
 struct lrb_event_link {
 	struct lrb_event *ev;
@@ -69,13 +77,46 @@ struct lrb_event_link {
 	unsigned long lttng_prios;
 	unsigned short lttng_rwbs;
 	void __rcu *filter;
+	bool __percpu *ignore;
 };
+
+/*
+ * Whether the channel of @l ignores this CPU's task, or this CPU: a
+ * writer of @l checks before it reserves (lrb_target.c).
+ */
+static inline bool lrb_link_ignores(struct lrb_event_link *l)
+{
+	bool __percpu *ignore = READ_ONCE(l->ignore);
+
+	return unlikely(ignore) && this_cpu_read(*ignore);
+}
 
 /* Flags of lrb_tsdl_integer(). */
 #define LRB_TSDL_SIGNED		0x1	/* two's complement */
 #define LRB_TSDL_HEX		0x2	/* shown in base 16 */
 #define LRB_TSDL_TEXT		0x4	/* 8-bit elements shown as text */
 #define LRB_TSDL_OPAQUE		0x8	/* bytes of a type CTF cannot tell */
+
+/* What lrb_target_show() prints. */
+enum lrb_target_what {
+	LRB_TARGET_PIDS,
+	LRB_TARGET_UIDS,
+	LRB_TARGET_CPUS,
+	LRB_TARGET_FOLLOW,
+};
+
+#ifdef CONFIG_LRB_TRACE_EVENTS
+ssize_t lrb_target_pids(struct lrb_events_owner *o, const char __user *ubuf,
+			size_t cnt, bool append);
+int lrb_target_uids(struct lrb_events_owner *o, char *text);
+int lrb_target_cpus(struct lrb_events_owner *o, const char *list);
+int lrb_target_follow(struct lrb_events_owner *o, bool on);
+void lrb_target_show(struct seq_file *m, struct lrb_events_owner *o,
+		     enum lrb_target_what what);
+void lrb_target_release(struct lrb_events_owner *o);
+#else
+static inline void lrb_target_release(struct lrb_events_owner *o) { }
+#endif
 
 #ifdef CONFIG_LRB_TRACE_EVENTS
 /* The trace events of vmlinux (include/asm-generic/vmlinux.lds.h). */
@@ -132,6 +173,7 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o);
 int lrb_events_filter(struct lrb_events_owner *o, char *cmd);
 void lrb_events_filters_show(struct seq_file *m, struct lrb_events_owner *o);
 u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu);
+void lrb_events_set_ignore(struct lrb_events_owner *o, bool __percpu *ignore);
 void lrb_events_metadata(struct seq_file *m);
 void lrb_events_metadata_lttng(struct seq_file *m);
 void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,

@@ -24,6 +24,11 @@
  *                        trace events
  *   NAME/filter          "SELECTOR EXPR": an ftrace filter on the records of
  *                          the selected trace events; "SELECTOR 0" drops it
+ *   NAME/pids            the tasks whose events it records, as ftrace's
+ *                          set_event_pid (">>" adds); empty: every task
+ *   NAME/pid_follow      1: a listed task's children are added at fork
+ *   NAME/uids            the users whose tasks it records; empty: all
+ *   NAME/cpus            the CPUs it records on, a CPU list; empty: all
  *   NAME/streams/cpuN    the CTF packets of CPU N: ioctl, mmap, read, poll;
  *                          the settings are -EBUSY while one is open
  *
@@ -1171,6 +1176,181 @@ static const struct file_operations lrb_fs_filter_fops = {
 	.release = lrb_fs_seq_release,
 };
 
+/* pids, pid_follow, uids, cpus: the channel's targets (lrb_target.c) */
+
+#ifdef CONFIG_LRB_TRACE_EVENTS
+static int lrb_fs_pids_show(struct seq_file *m, void *v)
+{
+	lrb_target_show(m, &((struct lrb_fs_chan *)m->private)->events,
+			LRB_TARGET_PIDS);
+	return 0;
+}
+
+static int lrb_fs_uids_show(struct seq_file *m, void *v)
+{
+	lrb_target_show(m, &((struct lrb_fs_chan *)m->private)->events,
+			LRB_TARGET_UIDS);
+	return 0;
+}
+
+static int lrb_fs_cpus_show(struct seq_file *m, void *v)
+{
+	lrb_target_show(m, &((struct lrb_fs_chan *)m->private)->events,
+			LRB_TARGET_CPUS);
+	return 0;
+}
+
+static int lrb_fs_follow_show(struct seq_file *m, void *v)
+{
+	lrb_target_show(m, &((struct lrb_fs_chan *)m->private)->events,
+			LRB_TARGET_FOLLOW);
+	return 0;
+}
+
+static int lrb_fs_pids_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_seq_open(inode, file, lrb_fs_pids_show);
+}
+
+static int lrb_fs_uids_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_seq_open(inode, file, lrb_fs_uids_show);
+}
+
+static int lrb_fs_cpus_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_seq_open(inode, file, lrb_fs_cpus_show);
+}
+
+static int lrb_fs_follow_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_seq_open(inode, file, lrb_fs_follow_show);
+}
+
+/* As ftrace's set_event_pid: "echo PIDS >" replaces, ">>" adds. */
+static ssize_t lrb_fs_pids_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct lrb_fs_chan *fc = m->private;
+	ssize_t ret;
+
+	if (!count)
+		return 0;
+	ret = lrb_target_pids(&fc->events, ubuf, count,
+			      file->f_flags & O_APPEND);
+	if (ret > 0)
+		*ppos += ret;
+	return ret;
+}
+
+/* A page of text, for the lists: empty clears. */
+static ssize_t lrb_fs_target_write(struct file *file, const char __user *ubuf,
+				   size_t count,
+				   int (*set)(struct lrb_events_owner *o,
+					      char *text))
+{
+	struct seq_file *m = file->private_data;
+	struct lrb_fs_chan *fc = m->private;
+	char *text;
+	int ret;
+
+	if (count >= PAGE_SIZE)
+		return -EINVAL;
+	text = kmalloc(count + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	text[0] = '\0';
+	ret = count ? lrb_fs_get_text(ubuf, count, text, count + 1) : 0;
+	if (!ret)
+		ret = set(&fc->events, text);
+	kfree(text);
+	return ret ? ret : count;
+}
+
+static int lrb_fs_set_cpus(struct lrb_events_owner *o, char *text)
+{
+	return lrb_target_cpus(o, text);
+}
+
+static ssize_t lrb_fs_uids_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	return lrb_fs_target_write(file, ubuf, count, lrb_target_uids);
+}
+
+static ssize_t lrb_fs_cpus_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	return lrb_fs_target_write(file, ubuf, count, lrb_fs_set_cpus);
+}
+
+static ssize_t lrb_fs_follow_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct lrb_fs_chan *fc = m->private;
+	bool on;
+	int ret;
+
+	ret = lrb_fs_get_bool(ubuf, count, &on);
+	if (!ret)
+		ret = lrb_target_follow(&fc->events, on);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_pids_fops = {
+	.open = lrb_fs_pids_open,
+	.read = seq_read,
+	.write = lrb_fs_pids_write,
+	.llseek = seq_lseek,
+	.release = lrb_fs_seq_release,
+};
+
+static const struct file_operations lrb_fs_uids_fops = {
+	.open = lrb_fs_uids_open,
+	.read = seq_read,
+	.write = lrb_fs_uids_write,
+	.llseek = seq_lseek,
+	.release = lrb_fs_seq_release,
+};
+
+static const struct file_operations lrb_fs_cpus_fops = {
+	.open = lrb_fs_cpus_open,
+	.read = seq_read,
+	.write = lrb_fs_cpus_write,
+	.llseek = seq_lseek,
+	.release = lrb_fs_seq_release,
+};
+
+static const struct file_operations lrb_fs_follow_fops = {
+	.open = lrb_fs_follow_open,
+	.read = seq_read,
+	.write = lrb_fs_follow_write,
+	.llseek = seq_lseek,
+	.release = lrb_fs_seq_release,
+};
+
+static int lrb_fs_target_files(struct lrb_fs_chan *fc)
+{
+	if (!tracefs_create_file("pids", LRB_FS_MODE_WRITE, fc->dir, fc,
+				 &lrb_fs_pids_fops) ||
+	    !tracefs_create_file("pid_follow", LRB_FS_MODE_WRITE, fc->dir, fc,
+				 &lrb_fs_follow_fops) ||
+	    !tracefs_create_file("uids", LRB_FS_MODE_WRITE, fc->dir, fc,
+				 &lrb_fs_uids_fops) ||
+	    !tracefs_create_file("cpus", LRB_FS_MODE_WRITE, fc->dir, fc,
+				 &lrb_fs_cpus_fops))
+		return -ENOMEM;
+	return 0;
+}
+#else
+static int lrb_fs_target_files(struct lrb_fs_chan *fc)
+{
+	return 0;
+}
+#endif /* CONFIG_LRB_TRACE_EVENTS */
+
 /* annotate */
 
 static size_t lrb_fs_annotation_max(size_t subbuf_size)
@@ -1675,6 +1855,8 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 	    !tracefs_create_file("filter", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_filter_fops))
 		return -ENOMEM;
+	if (lrb_fs_target_files(fc))
+		return -ENOMEM;
 	streams = tracefs_create_dir("streams", fc->dir);
 	if (!streams)
 		return -ENOMEM;
@@ -1689,6 +1871,7 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 
 static void lrb_fs_chan_free(struct lrb_fs_chan *fc)
 {
+	lrb_target_release(&fc->events);
 	lrb_events_owner_release(&fc->events);
 	tracefs_remove(fc->dir);
 	if (fc->chan)

@@ -247,6 +247,9 @@ void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
 	struct lrb_te_filter *f;
 	unsigned int ctx;
 
+	/* A process, user or CPU the channel does not target. */
+	if (lrb_link_ignores(l))
+		return NULL;
 	f = rcu_dereference_sched(l->filter);
 	if (unlikely(f))
 		return lrb_te_scratch_get(l, f, slot, len);

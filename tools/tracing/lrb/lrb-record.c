@@ -207,6 +207,11 @@ static void print_help(void)
 "                           Trace Compass and the LTTng analyses (lttng-*);\n"
 "                           without --event, the events they read\n"
 "      --cpu LIST           record only these CPUs, as 0,2-3\n"
+"                           (the kernel writes nothing on the others)\n"
+"  -P, --pid PIDS           record only these processes (each with its\n"
+"                           threads), as 1234,5678\n"
+"      --follow             record only COMMAND and its descendants\n"
+"      --uid UIDS           record only the tasks of these users, as 0,1000\n"
 "      --duration SECONDS   stop after SECONDS (a decimal number)\n"
 "  -q, --quiet              print nothing but errors\n"
 "      --dry-run            check the options, print the settings, trace\n"
@@ -225,6 +230,23 @@ static void print_help(void)
 "Exit status: 0; 1 when tracing failed; 2 for bad usage; with COMMAND,\n"
 "its exit status (128 + N if signal N killed it), unless tracing failed.\n",
 	      stdout);
+}
+
+/* As put_file(), appending: O_APPEND, as ">>" writes. */
+static int put_file_append(const char *file, const char *val)
+{
+	char path[600];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", chan_dir, file);
+	fd = open(path, O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
 }
 
 /* Write @val to the channel file @file; returns 0 or -errno. */
@@ -607,6 +629,38 @@ static void progress(double elapsed, const bool *cpus)
 		c.lost[2] + c.lost[3] + c.lost[4]);
 }
 
+/* The write end of the pipe a --follow command waits on, or -1. */
+static int hold_fd = -1;
+
+/*
+ * --follow: the command's process, made before the channel starts and
+ * held until start_child() lets it exec, so that the channel targets it
+ * and its descendants from their first event.
+ */
+static void start_child_held(char **argv)
+{
+	int p[2];
+	char c;
+
+	if (pipe(p))
+		die("pipe: %s", strerror(errno));
+	child = fork();
+	if (child < 0)
+		die("fork: %s", strerror(errno));
+	if (!child) {
+		close(p[1]);
+		/* lrb-record closes its end once the channel runs. */
+		if (read(p[0], &c, 1) != 0)
+			_exit(127);
+		close(p[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "lrb-record: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	hold_fd = p[1];
+}
+
 static void on_signal(int sig)
 {
 	stop_signal = sig;
@@ -614,6 +668,12 @@ static void on_signal(int sig)
 
 static void start_child(char **argv)
 {
+	/* --follow: made before the channel started; let it run. */
+	if (hold_fd >= 0) {
+		close(hold_fd);
+		hold_fd = -1;
+		return;
+	}
 	child = fork();
 	if (child < 0)
 		die("fork: %s", strerror(errno));
@@ -979,6 +1039,11 @@ struct record_opts {
 	const char *layout;
 	bool cpus[MAX_CPUS];
 	bool cpu_list;
+	const char *cpu_arg;
+	/* the tasks, users to record; the command's descendants too */
+	char pids[4096];
+	const char *uids;
+	bool follow;
 	double duration;
 	bool quiet;
 	bool dry_run;
@@ -1021,6 +1086,89 @@ static void set_filter(const char *event, const char *expr)
 	die("-e %s -f '%s': %s", event, expr, "the filter does not compile");
 }
 
+/*
+ * Add the tasks of the processes of @list ("1234,5678") to @buf, each
+ * with its threads (/proc/PID/task), as perf's -p takes a process.
+ */
+static void add_pids(char *buf, size_t size, const char *list)
+{
+	char *copy = strdup(list), *tok, *save, *end, dir[64];
+	struct dirent *de;
+	size_t len;
+	DIR *d;
+
+	for (tok = strtok_r(copy, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		long pid = strtol(tok, &end, 10);
+
+		if (*end || end == tok || pid <= 0 || pid > 4194304)
+			usage_error("--pid %s: %s is not a process id", list, tok);
+		snprintf(dir, sizeof(dir), "/proc/%ld/task", pid);
+		d = opendir(dir);
+		if (!d)
+			usage_error("--pid %s: no process %ld", list, pid);
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			len = strlen(buf);
+			if (len + strlen(de->d_name) + 2 > size)
+				usage_error("--pid %s: too many tasks", list);
+			snprintf(buf + len, size - len, "%s%s", len ? " " : "",
+				 de->d_name);
+		}
+		closedir(d);
+	}
+	free(copy);
+}
+
+/* --uid LIST: user ids, as 0,1000, checked here. */
+static void parse_uids(const char *list)
+{
+	char *copy = strdup(list), *tok, *save, *end;
+	int n = 0;
+
+	for (tok = strtok_r(copy, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save), n++) {
+		unsigned long uid = strtoul(tok, &end, 10);
+
+		if (*end || end == tok || *tok == '-' || uid >= 0xffffffffUL)
+			usage_error("--uid %s: %s is not a user id", list, tok);
+	}
+	if (!n || n > 64)
+		usage_error("--uid %s: 1 to 64 user ids", list);
+	free(copy);
+}
+
+/*
+ * The tasks, users and CPUs the channel records, before it starts: the
+ * kernel ignores the others' events before it reserves anything.
+ */
+static void set_targets(const struct record_opts *o, int argc, char **argv)
+{
+	char pid[32];
+	int err;
+
+	if (o->cpu_arg) {
+		err = put_file("cpus", o->cpu_arg);
+		if (err)
+			die("--cpu %s: %s", o->cpu_arg, strerror(-err));
+	}
+	if (o->uids)
+		set("uids", o->uids);
+	if (o->pids[0])
+		set("pids", o->pids);
+	if (!o->follow)
+		return;
+	start_child_held(argv + optind);
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	/* Appended: the --pid tasks stay. */
+	err = put_file_append("pids", pid);
+	if (!err)
+		err = put_file("pid_follow", "1");
+	if (err)
+		die("--follow: %s", strerror(-err));
+}
+
 enum {
 	OPT_FORCE = 256,
 	OPT_SUBBUF_SIZE,
@@ -1034,6 +1182,8 @@ enum {
 	OPT_SWITCH_TIMER,
 	OPT_NO_SPLICE,
 	OPT_LAYOUT,
+	OPT_UID,
+	OPT_FOLLOW,
 };
 
 static const struct option record_long[] = {
@@ -1053,6 +1203,9 @@ static const struct option record_long[] = {
 	{ "clock", required_argument, NULL, 'C' },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "pid", required_argument, NULL, 'P' },
+	{ "uid", required_argument, NULL, OPT_UID },
+	{ "follow", no_argument, NULL, OPT_FOLLOW },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
@@ -1122,7 +1275,7 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 	o->num_subbufs = 16;
 	/* "+": options end at COMMAND; ":" next: report errors ourselves. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:o:e:f:B:b:C:qh", record_long,
+	while ((opt = getopt_long(argc, argv, "+:o:e:f:P:B:b:C:qh", record_long,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -1205,6 +1358,17 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 		case OPT_CPU:
 			o->cpu_list = true;
 			parse_cpus(optarg, o->cpus);
+			o->cpu_arg = optarg;
+			break;
+		case 'P':
+			add_pids(o->pids, sizeof(o->pids), optarg);
+			break;
+		case OPT_UID:
+			parse_uids(optarg);
+			o->uids = optarg;
+			break;
+		case OPT_FOLLOW:
+			o->follow = true;
 			break;
 		case OPT_DURATION:
 			o->duration = parse_duration(optarg);
@@ -1270,6 +1434,13 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 		usage_error("-e none: nothing to filter");
 }
 
+/* --follow needs the command it follows. */
+static void check_follow(const struct record_opts *o, int argc)
+{
+	if (o->follow && optind >= argc)
+		usage_error("--follow: give the command to follow, after --");
+}
+
 static void print_settings(const struct record_opts *o)
 {
 	char a[32];
@@ -1286,6 +1457,12 @@ static void print_settings(const struct record_opts *o)
 	for (int i = 0; i < o->nr_events; i++)
 		if (o->filters[i])
 			printf("filter: %s %s\n", o->events[i], o->filters[i]);
+	if (o->pids[0])
+		printf("pids: %s\n", o->pids);
+	if (o->uids)
+		printf("uids: %s\n", o->uids);
+	if (o->follow)
+		printf("follow: the command and its descendants\n");
 	if (o->cpu_list) {
 		printf("cpus:");
 		for (int c = 0; c < MAX_CPUS; c++)
@@ -1324,6 +1501,7 @@ static int cmd_record(int argc, char **argv)
 	char num[32];
 
 	parse_record(argc, argv, &o);
+	check_follow(&o, argc);
 	if (o.dry_run) {
 		prepare_output(o.outdir, o.force, true);
 		print_settings(&o);
@@ -1377,6 +1555,7 @@ static int cmd_record(int argc, char **argv)
 	for (int i = 0; i < o.nr_events; i++)
 		if (o.filters[i])
 			set_filter(o.events[i], o.filters[i]);
+	set_targets(&o, argc, argv);
 	if (!o.flight)
 		open_streams(o.outdir, o.cpu_list ? o.cpus : NULL);
 

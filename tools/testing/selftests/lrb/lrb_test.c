@@ -2055,4 +2055,217 @@ TEST_F(chan, filter_kept_for_later)
 	expect_accounts(_metadata);
 }
 
+/* getppid() @n times on @cpu; 0, or -1 if the test cannot run there. */
+static int getppid_on(int cpu, int n)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -1;
+	for (int i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return 0;
+}
+
+struct cpu_count {
+	int id;
+	pid_t pid;
+	int n[2];
+};
+
+static void count_cpu(const struct rec *r, void *arg)
+{
+	struct cpu_count *c = arg;
+
+	if (r->id == (unsigned int)c->id &&
+	    (c->pid < 0 || i32_at(r, COMMON_PID) == c->pid) &&
+	    r->cpu >= 0 && r->cpu < 2)
+		c->n[r->cpu]++;
+}
+
+/*
+ * The getppid() entries of @pid (of every task if -1) in the channel,
+ * which is disabled and drained.
+ */
+static int getppid_records(pid_t pid)
+{
+	struct cpu_count c = {
+		.id = event_id("syscalls:sys_enter_getppid"), .pid = pid,
+	};
+
+	if (records_each(count_cpu, &c))
+		return -1;
+	return c.n[0] + c.n[1];
+}
+
+TEST_F(chan, target_cpus)
+{
+	static const char * const lost[] = {
+		"lost_full", "lost_overwritten", "lost_too_big", "lost_nested",
+		"lost_nmi",
+	};
+	struct cpu_count c = { .pid = getpid() };
+	char buf[64], possible[64] = "";
+	size_t i;
+
+	if (access(cpath("cpus"), F_OK) ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no targets (CONFIG_LRB_TRACE_EVENTS=n)");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online");
+	get("/sys/devices/system/cpu/possible", possible, sizeof(possible));
+	ASSERT_EQ(0, get(cpath("cpus"), buf, sizeof(buf)));
+	EXPECT_STREQ(possible, buf);
+	/* Bad lists: EINVAL, the mask as it was. */
+	EXPECT_EQ(-EINVAL, put(cpath("cpus"), "x"));
+	EXPECT_EQ(-EINVAL, put(cpath("cpus"), "0-"));
+	EXPECT_EQ(-EINVAL, put(cpath("cpus"), "1-0"));
+	EXPECT_EQ(-EINVAL, put(cpath("cpus"), "100000"));
+	ASSERT_EQ(0, get(cpath("cpus"), buf, sizeof(buf)));
+	EXPECT_STREQ(possible, buf);
+
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
+	c.id = event_id("syscalls:sys_enter_getppid");
+	ASSERT_EQ(0, put(cpath("cpus"), "0"));
+	ASSERT_EQ(0, get(cpath("cpus"), buf, sizeof(buf)));
+	EXPECT_STREQ("0\n", buf);
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, getppid_on(1, 100));
+	ASSERT_EQ(0, getppid_on(0, 100));
+	ASSERT_EQ(0, records_each(count_cpu, &c));
+	EXPECT_EQ(100, c.n[0]);
+	EXPECT_EQ(0, c.n[1]);
+	/* Not written on CPU 1 at all: neither delivered nor lost. */
+	EXPECT_EQ(0, stat_of("1", WRITTEN));
+	for (i = 0; i < ARRAY_SIZE(lost); i++)
+		EXPECT_EQ(0, stat_of("1", lost[i])) TH_LOG("lost key %zu", i);
+	/* Empty: every CPU again. */
+	ASSERT_EQ(0, put(cpath("cpus"), "\n"));
+	ASSERT_EQ(0, get(cpath("cpus"), buf, sizeof(buf)));
+	EXPECT_STREQ(possible, buf);
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, getppid_on(1, 100));
+	memset(c.n, 0, sizeof(c.n));
+	ASSERT_EQ(0, records_each(count_cpu, &c));
+	EXPECT_EQ(100, c.n[1]);
+}
+
+/* In a child: @n getppid() calls; returns the child's pid. */
+static pid_t getppid_child(int n)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		for (int i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+TEST_F(chan, target_pids)
+{
+	char buf[256], mine[32];
+	pid_t child;
+	int fd;
+
+	if (access(cpath("pids"), F_OK) ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no targets (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
+	ASSERT_EQ(0, get(cpath("pids"), buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+	/* Bad pids: EINVAL, the list as it was. */
+	EXPECT_EQ(-EINVAL, put(cpath("pids"), "abc"));
+	EXPECT_EQ(-EINVAL, put(cpath("pids"), "-5"));
+	EXPECT_EQ(-EINVAL, put(cpath("pids"), "1 x"));
+	EXPECT_EQ(-EINVAL, put(cpath("pid_follow"), "2"));
+	ASSERT_EQ(0, get(cpath("pids"), buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+
+	/* Another task's: this one's events are not written. */
+	ASSERT_EQ(0, put(cpath("pids"), "1"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	EXPECT_EQ(0, getppid_records(-1));
+	EXPECT_EQ(0, stat_total("lost_full"));
+	/* ">>" adds this one, as in ftrace's set_event_pid. */
+	snprintf(mine, sizeof(mine), "%d\n", (int)getpid());
+	fd = open(cpath("pids"), O_WRONLY | O_APPEND);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)strlen(mine), write(fd, mine, strlen(mine)));
+	close(fd);
+	ASSERT_EQ(0, get(cpath("pids"), buf, sizeof(buf)));
+	EXPECT_EQ(0, strncmp(buf, "1\n", 2));
+	EXPECT_NE(NULL, strstr(buf, mine));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	/* A child is not followed: only this task's 100... */
+	child = getppid_child(50);
+	ASSERT_LT(0, child);
+	EXPECT_EQ(100, getppid_records(-1));
+	/* ... unless pid_follow is set, as ftrace's event-fork. */
+	ASSERT_EQ(0, put(cpath("pid_follow"), "1"));
+	ASSERT_EQ(0, get(cpath("pid_follow"), buf, sizeof(buf)));
+	EXPECT_STREQ("1\n", buf);
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	child = getppid_child(50);
+	ASSERT_LT(0, child);
+	EXPECT_EQ(50, getppid_records(child));
+	/* Empty: every task. */
+	ASSERT_EQ(0, put(cpath("pids"), "\n"));
+	ASSERT_EQ(0, get(cpath("pids"), buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+}
+
+TEST_F(chan, target_uids)
+{
+	char buf[1024];
+	pid_t pid;
+	int n = 0;
+
+	if (access(cpath("uids"), F_OK) ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no targets (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
+	/* Bad lists: EINVAL, the list as it was. */
+	EXPECT_EQ(-EINVAL, put(cpath("uids"), "abc"));
+	EXPECT_EQ(-EINVAL, put(cpath("uids"), "4294967295"));
+	for (int i = 0; i < 65; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%d ", i);
+	EXPECT_EQ(-EINVAL, put(cpath("uids"), buf));
+	ASSERT_EQ(0, get(cpath("uids"), buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+
+	ASSERT_EQ(0, put(cpath("uids"), "4246,4247"));
+	ASSERT_EQ(0, get(cpath("uids"), buf, sizeof(buf)));
+	EXPECT_STREQ("4246\n4247\n", buf);
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	/* Root's calls are not written; user 4246's are. */
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	pid = fork();
+	if (!pid) {
+		if (setgid(4246) || setuid(4246))
+			_exit(1);
+		/* Judged again at its next switch: sleep for one. */
+		usleep(10000);
+		for (int i = 0; i < 30; i++)
+			syscall(SYS_getppid);
+		_exit(0);
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	/* The child's 30, none of this task's 100. */
+	EXPECT_EQ(30, getppid_records(-1));
+	ASSERT_EQ(0, put(cpath("uids"), "\n"));
+	ASSERT_EQ(0, get(cpath("uids"), buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+}
+
 TEST_HARNESS_MAIN
