@@ -100,6 +100,19 @@ oracle.py target DIR
   and that LRB counted nothing lost or filtered: events of other tasks are
   not written at all.
 
+oracle.py stack DIR
+    DIR/ftrace/ an ftrace instance with kmem:kmalloc, its stacktrace
+    trigger, and sched_process_fork; DIR/lrb/ lrb-record -e kmem:kmalloc
+    --stack=16's trace of the same workload, with the guest's kallsyms (.kallsyms);
+    DIR/root_pid the workload's shell
+  Pairs each kmalloc record with its stack on both sides (a stack belongs
+  to the last record before it on its CPU without one), keeps the
+  workload's, and checks per CPU, record for record (the same call_site,
+  ptr and bytes_req), that every LRB record has a stack of at most 16
+  addresses, each inside a function of kallsyms, and that it is the
+  stack ftrace's trigger took, address for address, once ftrace's own
+  frames above the function that hit the tracepoint are left out.
+
 oracle.py coverage DIR
     DIR/available_events, DIR/lrb/
   Checks that the CTF metadata describes every event of available_events,
@@ -109,6 +122,7 @@ oracle.py coverage DIR
 Exit status 0 when every check passes, 1 otherwise (the last line says why).
 """
 import argparse
+import bisect
 import json
 import os
 import re
@@ -585,6 +599,159 @@ def cmd_target(d):
           % (s['written'], s['delivered'], lost_sum, s.get('filtered', 0)))
     if s['written'] != s['delivered'] or lost_sum or s.get('filtered', 0):
         why.append('LRB counted records it did not deliver')
+    return '; '.join(why)
+
+
+# Frames of ftrace's own path that its stacktrace trigger keeps above the
+# function that hit the tracepoint (its skip count is fixed).
+FTRACE_STACK_FRAMES = ('trace_event_raw_event_', '__traceiter_', 'event_triggers_',
+                       'trace_event_buffer_', 'stacktrace_trigger', 'perf_trace_')
+
+
+def read_kallsyms(path):
+    """Sorted [(address, name)] of the text symbols of a kallsyms file."""
+    syms = []
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 3 and p[1] in ('t', 'T') and int(p[0], 16):
+                syms.append((int(p[0], 16), p[2]))
+    syms.sort()
+    return syms
+
+
+def symbol(syms, starts, ip):
+    """'name+0xoff' of ip, or None outside every symbol."""
+    i = bisect.bisect_right(starts, ip) - 1
+    return None if i < 0 else '%s+%#x' % (syms[i][1], ip - syms[i][0])
+
+
+def pair_stacks(seq):
+    """[(fields, stack or None)] of the events of one CPU's sequence of
+    ('event', fields) and ('stack', addresses): a stack belongs to the last
+    event before it without one (interrupts nest their pairs)."""
+    out, pending = [], []
+    for kind, v in seq:
+        if kind == 'event':
+            out.append([v, None])
+            pending.append(len(out) - 1)
+        elif pending:
+            out[pending.pop()][1] = v
+    return out
+
+
+def cmd_stack(d):
+    why = []
+    ftdir = os.path.join(d, 'ftrace')
+    fmts = load_formats(os.path.join(ftdir, 'events'))
+    ids = {name: ident for ident, (name, _) in fmts.items()}
+    if 'kmem:kmalloc' not in ids or 'ftrace:kernel_stack' not in ids:
+        return 'no kmem:kmalloc or ftrace:kernel_stack format under %s/events' % ftdir
+    with open(os.path.join(ftdir, 'events', 'ftrace', 'kernel_stack', 'format')) as f:
+        t = f.read()
+    size_off = int(re.search(r'field:int size;\s*offset:(\d+);', t).group(1))
+    caller_off = int(re.search(r'field:unsigned long caller\[\d+\];\s*offset:(\d+);', t).group(1))
+    with open(os.path.join(d, 'root_pid')) as f:
+        root = int(f.read().split()[0])
+    syms = read_kallsyms(os.path.join(d, 'lrb', '.kallsyms'))
+    starts = [a for a, _ in syms]
+    problems, forks, ftseq = [], [], defaultdict(list)
+    lay = read_layout(ftdir)
+    kfields = fmts[ids['kmem:kmalloc']][1]
+    for name in sorted(os.listdir(ftdir)):
+        m = re.match(r'cpu(\d+)\.raw$', name)
+        if not m:
+            continue
+        cpu = int(m.group(1))
+        with open(os.path.join(ftdir, name), 'rb') as f:
+            raw = f.read()
+        for _, rec in ftrace_payloads(raw, lay, cpu, problems):
+            etype = struct.unpack_from('<H', rec)[0]
+            if etype == ids['kmem:kmalloc']:
+                ftseq[cpu].append(('event', {x.name: x.value(rec) for x in kfields}))
+            elif etype == ids['ftrace:kernel_stack']:
+                n = struct.unpack_from('<i', rec, size_off)[0]
+                ftseq[cpu].append(('stack', list(struct.unpack_from('<%dQ' % n, rec, caller_off))))
+            elif etype == ids.get('sched:sched_process_fork'):
+                v = {x.name: x.value(rec) for x in fmts[etype][1]}
+                forks.append((None, 'sched:sched_process_fork', v))
+    w, _ = workload(forks, root)
+    import bt2
+    lrseq, lost, kid, keep = defaultdict(list), [], None, []
+    for msg in bt2.TraceCollectionMessageIterator(os.path.join(d, 'lrb')):
+        keep.append(msg)
+        if isinstance(msg, (bt2._DiscardedEventsMessageConst, bt2._DiscardedPacketsMessageConst)):
+            lost.append(msg.count)
+            continue
+        if not isinstance(msg, bt2._EventMessageConst):
+            continue
+        ev = msg.event
+        cpu = int(ev.packet.context_field['cpu_id'])
+        if ev.name == 'kmem:kmalloc':
+            kid = ev.cls.id
+            lrseq[cpu].append(('event', {k: bt2_value(v) for k, v in ev.payload_field.items()}))
+        elif ev.name == 'kernel_stack':
+            p = ev.payload_field
+            if kid is None or int(p['event_id']) == kid:
+                lrseq[cpu].append(('stack', [int(x) for x in p['ips']]))
+            else:
+                why.append('a kernel_stack of event %d, which has no stack' % int(p['event_id']))
+    st = Counter()
+    for cpu in sorted(set(ftseq) | set(lrseq)):
+        fl = [r for r in pair_stacks(ftseq[cpu]) if r[0].get('common_pid') in w]
+        ll = [r for r in pair_stacks(lrseq[cpu]) if r[0].get('common_pid') in w]
+        if len(fl) != len(ll):
+            why.append('cpu %d: ftrace %d kmalloc records of the workload, lrb %d' % (cpu, len(fl), len(ll)))
+        for (fv, fs), (lv, ls) in zip(fl, ll):
+            st['records'] += 1
+            if (fv['call_site'], fv['ptr'], fv['bytes_req']) != (lv['call_site'], lv['ptr'], lv['bytes_req']):
+                st['unpaired'] += 1
+                continue
+            if not ls:
+                st['no lrb stack'] += 1
+                continue
+            if fs is None:
+                st['no ftrace stack'] += 1
+                continue
+            st['frames'] += len(ls)
+            names = [symbol(syms, starts, ip) for ip in ls]
+            if None in names or len(ls) > 16:
+                st['undecodable'] += 1
+                if st['undecodable'] <= 5:
+                    print('stack: undecodable: %s' % ' '.join(hex(ip) for ip in ls))
+                continue
+            fn = [symbol(syms, starts, ip) or hex(ip) for ip in fs]
+            i = 0
+            while i < len(fn) and fn[i].startswith(FTRACE_STACK_FRAMES):
+                i += 1
+            fs, fn = fs[i:], fn[i:]
+            if not fs or fs[0] != ls[0]:
+                st['first differs'] += 1
+                if st['first differs'] <= 5:
+                    print('stack: first frame: ftrace %s, lrb %s' % (fn[:1], names[0]))
+                continue
+            st['first same'] += 1
+            n = min(len(ls), len(fs))
+            if fs[:n] == ls[:n]:
+                st['same'] += 1
+            elif st['stack differs'] < 5:
+                st['stack differs'] += 1
+                print('stack: ftrace %s\n       lrb    %s' % (fn[:n], names[:n]))
+            st['callers %s' % names[0].split('+')[0]] += 1
+    print('stack: workload %d pids; kmem:kmalloc records compared %d; with the same first frame '
+          'as ftrace\'s trigger %d; whole stacks the same %d; %d frames named from kallsyms'
+          % (len(w), st['records'], st['first same'], st['same'], st['frames']))
+    print('stack: first frames: %s' % ', '.join('%s %d' % (k[8:], v) for k, v in sorted(st.items())
+                                                  if k.startswith('callers ')))
+    if problems or lost:
+        why.append('records lost: ftrace %d problems, lrb %s' % (len(problems), lost))
+    if not st['records']:
+        why.append('no kmem:kmalloc record of the workload')
+    for k in ('unpaired', 'no lrb stack', 'no ftrace stack', 'undecodable', 'first differs'):
+        if st[k]:
+            why.append('%d records: %s' % (st[k], k))
+    if st['same'] != st['records']:
+        why.append('%d of %d stacks differ from ftrace\'s' % (st['records'] - st['same'], st['records']))
     return '; '.join(why)
 
 
@@ -1235,20 +1402,21 @@ def cmd_coverage(d):
 
 def main():
     ap = argparse.ArgumentParser(description='Check an LRB CTF trace against ftrace.',
-                                 usage='%(prog)s [--min-events N] [compare|coverage|lttng|filter|target] DIR')
+                                 usage='%(prog)s [--min-events N] [compare|coverage|lttng|filter|target|stack] DIR')
     ap.add_argument('--min-events', type=int, default=1000,
                     help='events that must be compared field by field (compare)')
-    ap.add_argument('words', nargs='+', metavar='[compare|coverage|lttng|filter|target] DIR')
+    ap.add_argument('words', nargs='+', metavar='[compare|coverage|lttng|filter|target|stack] DIR')
     a = ap.parse_args()
     words = a.words if len(a.words) == 2 else ['compare'] + a.words
-    if len(words) != 2 or words[0] not in ('compare', 'coverage', 'lttng', 'filter', 'target'):
-        ap.error('expected [compare|coverage|lttng|filter|target] DIR')
+    if len(words) != 2 or words[0] not in ('compare', 'coverage', 'lttng', 'filter', 'target', 'stack'):
+        ap.error('expected [compare|coverage|lttng|filter|target|stack] DIR')
     cmd, d = words
     try:
         why = cmd_compare(d, a.min_events) if cmd == 'compare' else \
             cmd_lttng(d) if cmd == 'lttng' else \
             cmd_filter(d) if cmd == 'filter' else \
-            cmd_target(d) if cmd == 'target' else cmd_coverage(d)
+            cmd_target(d) if cmd == 'target' else \
+            cmd_stack(d) if cmd == 'stack' else cmd_coverage(d)
     except Exception as e:                  # bt2 raises its own errors too
         why = 'cannot read the inputs: %s: %s' % (type(e).__name__, e)
     print('%s: %s' % ({'compare': 'oracle'}.get(cmd, cmd), 'FAIL: ' + why if why else 'PASS'))

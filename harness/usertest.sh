@@ -194,6 +194,7 @@ oracle coverage all 'coverage|opaque' "coverage: every available event described
 oracle lttng oracle 'lttng' "LTTng layout: every LTTng analysis runs; cputop, syscallstats, memtop, irqstats, iousagetop agree with ftrace"
 oracle filter ofilter 'filter' "filters: LRB keeps the records ftrace's filters keep, and those the predicates accept"
 oracle target otarget 'target' "targets: lrb-record --follow records what ftrace's set_event_pid with event-fork does, and no other task's"
+oracle stack ostack 'stack' "stacks: every kmem:kmalloc of the workload has its kernel stack, the one ftrace's stacktrace trigger shows"
 lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \

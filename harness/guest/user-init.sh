@@ -298,6 +298,36 @@ dump_instance $P $D/ftrace
 dump_instance $N $D/ftrace-all
 echo "LRB-USER: target dumped"
 
+# Kernel stacks, against ftrace's: kmem:kmalloc recorded by lrb-record
+# --stack and by an ftrace instance with the stacktrace trigger over one
+# workload; the host pairs each record with its stack on both sides and
+# compares the addresses (oracle.py stack).
+echo "LRB-USER: record stack"
+D=/tmp/ostack
+mkdir -p $D
+K=$T/instances/ostack
+mkdir $K
+echo 4096 > $K/buffer_size_kb
+echo 1 > $K/events/sched/sched_process_fork/enable
+echo 1 > $K/events/kmem/kmalloc/enable
+echo stacktrace > $K/events/kmem/kmalloc/trigger
+cat > /tmp/stack-workload.sh <<'W'
+#!/bin/sh
+echo $$ > /tmp/ostack/root_pid
+for i in 1 2 3 4 5 6; do
+	ls -l / > /dev/null
+	cat /proc/self/stat > /dev/null
+	sleep 0.02
+done
+W
+chmod +x /tmp/stack-workload.sh
+lrb-record -q -o $D/lrb -B ostack -e sched:sched_process_fork -e kmem:kmalloc --stack=16 \
+	-- /tmp/stack-workload.sh
+echo "LRB-USER: record stack exit $?"
+echo 0 > $K/tracing_on
+dump_instance $K $D/ftrace
+echo "LRB-USER: stack dumped"
+
 # Coverage: every event at once.
 echo "LRB-USER: record all"
 mkdir -p /tmp/all
@@ -450,7 +480,7 @@ lrb-record -q -o /tmp/t2 -B err -- true
 echo "LRB-USER: no tracefs exit $?"
 mount -t tracefs nodev /sys/kernel/tracing
 
-cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/ofilter /tmp/otarget /tmp/all \
+cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/ofilter /tmp/otarget /tmp/ostack /tmp/all \
 	/tmp/snaps /tmp/flight /tmp/timer /tmp/tool /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"

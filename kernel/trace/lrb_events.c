@@ -227,6 +227,8 @@ static int lrb_event_describe(struct lrb_event *ev)
 
 /* Links */
 
+static unsigned int lrb_stack_depth(struct lrb_events_owner *o,
+				    struct lrb_event *ev);
 static int lrb_link_filter_init(struct lrb_event_link *l);
 static void lrb_link_filter_free(struct lrb_event_link *l);
 
@@ -283,6 +285,8 @@ static int lrb_link_add(struct lrb_events_owner *o, struct lrb_event *ev)
 	l->owner = o;
 	/* As the channel's targets say, from its first record. */
 	l->ignore = o->ignore;
+	/* Not seen by a writer yet: no release. */
+	l->stack = lrb_stack_depth(o, ev);
 	/* A filter the channel set for it applies from its first record. */
 	ret = lrb_link_filter_init(l);
 	if (ret) {
@@ -714,6 +718,115 @@ void lrb_events_set_ignore(struct lrb_events_owner *o, bool __percpu *ignore)
 	mutex_unlock(&lrb_events_mutex);
 }
 
+/* Kernel stacks */
+
+/*
+ * A stack depth a channel asked for, "stack SELECTOR DEPTH": kept, as a
+ * filter is, for the events the selector matches that it selects later.
+ */
+struct lrb_events_stack {
+	struct list_head list;
+	char glob[LRB_EVENTS_GLOB_MAX];
+	unsigned int depth;
+};
+
+/*
+ * The stack depth @o keeps for @ev: that of the last selector set that
+ * matches it, 0 if none does. Stacks are recorded for the events that
+ * filters apply to, the trace events.
+ */
+static unsigned int lrb_stack_depth(struct lrb_events_owner *o,
+				    struct lrb_event *ev)
+{
+	struct lrb_events_stack *ks;
+	unsigned int depth = 0;
+
+	if (!ev->filter_new)
+		return 0;
+	list_for_each_entry(ks, &o->stacks, list)
+		if (lrb_selector_match(ks->glob, ev->name))
+			depth = ks->depth;
+	return depth;
+}
+
+/* Forget the stack depths @o keeps whose selector @sel covers; how many. */
+static int lrb_stacks_forget(struct lrb_events_owner *o, const char *sel)
+{
+	struct lrb_events_stack *ks, *tmp;
+	int n = 0;
+
+	list_for_each_entry_safe(ks, tmp, &o->stacks, list) {
+		if (!lrb_selector_match(sel, ks->glob))
+			continue;
+		list_del(&ks->list);
+		kfree(ks);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Record at most @depth addresses of the kernel stack after each record
+ * of @o's trace events matching @sel, or none if @depth is 0.
+ */
+static int lrb_stack_set(struct lrb_events_owner *o, const char *sel,
+			 unsigned int depth)
+{
+	struct lrb_events_stack *ks = NULL;
+	unsigned int matched = 0, n = 0;
+	struct lrb_event_link *l;
+	int ret, forgot;
+
+	list_for_each_entry(l, &o->links, owner_node) {
+		matched += lrb_selector_match(sel, l->ev->name);
+		n += lrb_link_filtered_by(l, sel);
+	}
+	if (!lrb_selector_is_glob(sel) && !matched)
+		return -ENOENT;
+	if (!lrb_selector_is_glob(sel) && !n)
+		return -EOPNOTSUPP;
+	if (depth) {
+		ret = lrb_stack_alloc();
+		if (ret)
+			return ret;
+		ks = kzalloc(sizeof(*ks), GFP_KERNEL);
+		if (!ks)
+			return -ENOMEM;
+		strscpy(ks->glob, sel, sizeof(ks->glob));
+		ks->depth = depth;
+	}
+	forgot = lrb_stacks_forget(o, sel);
+	if (ks)
+		list_add_tail(&ks->list, &o->stacks);
+	list_for_each_entry(l, &o->links, owner_node) {
+		/* Pairs with the smp_rmb() of lrb_stack_write(): arrays made. */
+		smp_store_release(&l->stack, lrb_stack_depth(o, l->ev));
+	}
+	return depth || forgot || matched ? 0 : -ENOENT;
+}
+
+/* "SELECTOR DEPTH", the arguments of lrb_events_command()'s "stack". */
+static int lrb_events_stack(struct lrb_events_owner *o, const char *arg)
+{
+	const char *num = strpbrk(arg, " \t");
+	char sel[LRB_EVENTS_GLOB_MAX];
+	unsigned int depth;
+	int ret;
+
+	if (!num || num - arg >= sizeof(sel))
+		return -EINVAL;
+	memcpy(sel, arg, num - arg);
+	sel[num - arg] = '\0';
+	if (!lrb_selector_valid(sel) ||
+	    kstrtouint(skip_spaces(num), 10, &depth) ||
+	    depth > LRB_STACK_DEPTH_MAX)
+		return -EINVAL;
+	mutex_lock(&lrb_events_mutex);
+	ret = lrb_stack_set(o, sel, depth);
+	mutex_unlock(&lrb_events_mutex);
+	return ret;
+}
+
 /* Registration */
 
 static void lrb_events_retired_free(struct lrb_events_retired *r)
@@ -874,6 +987,7 @@ void lrb_events_owner_init(struct lrb_events_owner *o)
 	INIT_LIST_HEAD(&o->globs);
 	INIT_LIST_HEAD(&o->links);
 	INIT_LIST_HEAD(&o->filters);
+	INIT_LIST_HEAD(&o->stacks);
 	o->filtered = NULL;
 	o->filter_err = NULL;
 	o->target = NULL;
@@ -974,10 +1088,18 @@ static int lrb_events_disable(struct lrb_events_owner *o, const char *sel)
  * event part of a name, or a system ("sched", "sched_switch", "irq_*").
  * A glob also selects the events of modules loaded later.
  *
+ * "stack SELECTOR DEPTH" records, after each record of the selected trace
+ * events SELECTOR matches, and of those it selects later, a kernel_stack
+ * record of at most DEPTH (1 to LRB_STACK_DEPTH_MAX) addresses of the
+ * kernel stack (lrb_stack.c); "stack SELECTOR 0" stops.
+ *
  * Return: 0; -EINVAL for a malformed command or selector; -ENOENT when a
  * selector that is not a glob matches no event, or nothing to disable
  * matches; the error of an event that cannot start (the channel is then
  * left as it was); -ENOMEM.
+ * "stack" also fails with -EINVAL for a depth out of range, and with
+ * -EOPNOTSUPP when a selector that is not a glob matches only events
+ * without stacks (markers, the statedump).
  */
 int lrb_events_command(struct lrb_events_owner *o, const char *cmd)
 {
@@ -987,6 +1109,8 @@ int lrb_events_command(struct lrb_events_owner *o, const char *cmd)
 	if (!arg)
 		return -EINVAL;
 	arg = skip_spaces(arg);
+	if (!strncmp(cmd, "stack ", 6))
+		return lrb_events_stack(o, arg);
 	if (strlen(arg) >= LRB_EVENTS_GLOB_MAX || !lrb_selector_valid(arg))
 		return -EINVAL;
 	mutex_lock(&lrb_events_mutex);
@@ -1121,6 +1245,7 @@ void lrb_events_owner_release(struct lrb_events_owner *o)
 		kfree(g);
 	}
 	lrb_filters_forget(o, "all");
+	lrb_stacks_forget(o, "all");
 	free_percpu(o->filtered);
 	kfree(o->filter_err);
 	list_del(&o->list);
@@ -1136,10 +1261,12 @@ EXPORT_SYMBOL_GPL(lrb_events_owner_release);
  * One line per event: name (SYSTEM:EVENT for trace events), id, and
  * "enabled" if the channel selected it, "-" otherwise; then the channel's
  * selectors.
+ * Then the stack depths it asked for, as "# stack SELECTOR DEPTH".
  */
 void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 {
 	struct lrb_events_glob *g;
+	struct lrb_events_stack *ks;
 	struct lrb_event *ev;
 
 	mutex_lock(&lrb_events_mutex);
@@ -1148,6 +1275,8 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 			   lrb_link_find(o, ev) ? "enabled" : "-");
 	list_for_each_entry(g, &o->globs, list)
 		seq_printf(m, "# enable %s\n", g->glob);
+	list_for_each_entry(ks, &o->stacks, list)
+		seq_printf(m, "# stack %s %u\n", ks->glob, ks->depth);
 	mutex_unlock(&lrb_events_mutex);
 }
 

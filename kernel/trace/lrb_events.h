@@ -33,6 +33,8 @@ struct seq_file;
  *	until it has had one.
  * @ignore: per CPU, whether it ignores the task running there, while it
  *	has targets; NULL otherwise. Its links have it too.
+ * @stacks: the kernel stack depths it asked for, by selector
+ *	(lrb_events_command()'s "stack").
  */
 struct lrb_events_owner {
 	struct list_head list;
@@ -45,6 +47,7 @@ struct lrb_events_owner {
 	char *filter_err;
 	struct lrb_target *target;
 	bool __percpu *ignore;
+	struct list_head stacks;
 };
 
 /**
@@ -65,6 +68,8 @@ struct lrb_events_owner {
  *	for it, or NULL: replaced under the registry's mutex, freed once no
  *	writer can see it (lrb_events_sync()).
  * @ignore: the owner's @ignore: a writer checks it before it reserves.
+ * @stack: the most kernel stack addresses to record after each record,
+ *	0 for none: set with a release (lrb_stack.c).
  */
 struct lrb_event_link {
 	struct lrb_event *ev;
@@ -78,6 +83,7 @@ struct lrb_event_link {
 	unsigned short lttng_rwbs;
 	void __rcu *filter;
 	bool __percpu *ignore;
+	unsigned int stack;
 };
 
 /*
@@ -96,6 +102,9 @@ static inline bool lrb_link_ignores(struct lrb_event_link *l)
 #define LRB_TSDL_HEX		0x2	/* shown in base 16 */
 #define LRB_TSDL_TEXT		0x4	/* 8-bit elements shown as text */
 #define LRB_TSDL_OPAQUE		0x8	/* bytes of a type CTF cannot tell */
+
+/* The most addresses of a kernel stack (lrb_stack.c). */
+#define LRB_STACK_DEPTH_MAX	128
 
 /* What lrb_target_show() prints. */
 enum lrb_target_what {
@@ -116,6 +125,16 @@ void lrb_target_show(struct seq_file *m, struct lrb_events_owner *o,
 void lrb_target_release(struct lrb_events_owner *o);
 #else
 static inline void lrb_target_release(struct lrb_events_owner *o) { }
+#endif
+
+#ifdef CONFIG_LRB_TRACE_EVENTS
+int lrb_stack_alloc(void);
+void lrb_stack_write(struct lrb_event_link *l);
+#else
+static inline int lrb_stack_alloc(void)
+{
+	return -EOPNOTSUPP;
+}
 #endif
 
 #ifdef CONFIG_LRB_TRACE_EVENTS

@@ -22,6 +22,8 @@
  *   NAME/annotate        a write() is one "annotation" event on this CPU
  *   NAME/events          "enable SELECTOR" / "disable SELECTOR": markers and
  *                        trace events
+ *                        "stack SELECTOR DEPTH": kernel stacks after the
+ *                          records of trace events (lrb_stack.c)
  *   NAME/filter          "SELECTOR EXPR": an ftrace filter on the records of
  *                          the selected trace events; "SELECTOR 0" drops it
  *   NAME/pids            the tasks whose events it records, as ftrace's

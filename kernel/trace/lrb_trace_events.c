@@ -278,6 +278,8 @@ EXPORT_SYMBOL_GPL(lrb_trace_event_reserve);
  * So does a block event's rwbs (lrb_te_lttng_rwbs()).
  * A record in a scratch entry is first filtered, then copied into the
  * channel; the changes are made on the copy.
+ * If the link records kernel stacks, a kernel_stack record follows
+ * (lrb_stack_write()).
  */
 void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot)
 {
@@ -297,6 +299,9 @@ void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot)
 	if (unlikely(l->lttng_rwbs))
 		lrb_lttng_rwbs(entry + l->lttng_rwbs);
 	lrb_commit(slot);
+	/* After the record it belongs to, which the channel took. */
+	if (unlikely(READ_ONCE(l->stack)))
+		lrb_stack_write(l);
 }
 EXPORT_SYMBOL_GPL(lrb_trace_event_commit);
 

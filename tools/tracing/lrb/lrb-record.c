@@ -167,6 +167,7 @@ static void print_help(void)
 {
 	fputs("usage: lrb-record [record] [OPTION...] [-- COMMAND [ARG...]]\n"
 "       lrb-record report [DIR]\n"
+"       lrb-record report --symbols [DIR]\n"
 "       lrb-record view [DIR] [BABELTRACE2-ARG...]\n"
 "       lrb-record list [events | channels]\n"
 "       lrb-record snapshot [-B NAME] [-o DIR]\n"
@@ -186,6 +187,10 @@ static void print_help(void)
 "  -f, --filter EXPR        record only the events of the -e before it for\n"
 "                           which EXPR, an ftrace filter, holds:\n"
 "                           -e sched_switch -f 'prev_state != 0'\n"
+"  -T, --stack[=DEPTH]      record the kernel stack, at most DEPTH (1 to\n"
+"                           128, default 32) addresses, after each event of\n"
+"                           the -e before it, or of every -e if none is\n"
+"                           before it; DIR/.kallsyms names the addresses\n"
 "  -B, --channel NAME       channel name (default lrb-record-PID)\n"
 "  -b, --buffer-size SIZE   bytes per CPU, split into sub-buffers\n"
 "      --subbuf-size SIZE   bytes per sub-buffer, rounded up to a power of\n"
@@ -219,6 +224,8 @@ static void print_help(void)
 "\n"
 "report DIR    events per CPU and per type, rates, first and last events\n"
 "              (DIR defaults to the newest lrb-trace-* here)\n"
+"              --symbols: the kernel stacks too, the most frequent\n"
+"              first, named with DIR/.kallsyms\n"
 "view DIR      print the events with babeltrace2\n"
 "list          the events that can be recorded, and the channels\n"
 "snapshot      write what a --flight-recorder channel holds to a new\n"
@@ -701,9 +708,42 @@ static void copy_file(const char *from, const char *dir, const char *name)
 	free(text);
 }
 
+/*
+ * The kernel's symbols, DIR/.kallsyms, beside a trace whose channel records
+ * kernel stacks ("# stack" in its events file), for lrb-record report
+ * --symbols and other readers to name the addresses with. Hidden, as
+ * .lrb-stats: babeltrace2 takes any other file of DIR for a stream.
+ */
+static void save_kallsyms(const char *dir)
+{
+	char path[700], *text, *events;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/events", chan_dir);
+	events = read_all(path, NULL);
+	if (!events || !strstr(events, "\n# stack ")) {
+		free(events);
+		return;
+	}
+	free(events);
+	text = read_all("/proc/kallsyms", &len);
+	if (!text)
+		die("/proc/kallsyms: %s", strerror(errno));
+	if (!strncmp(text, "0000000000000000 ", 17) || !strncmp(text, "00000000 ", 9))
+		fprintf(stderr, "lrb-record: %s\n",
+			"/proc/kallsyms shows no addresses (kptr_restrict): the stacks cannot be named");
+	snprintf(path, sizeof(path), "%s/.kallsyms", dir);
+	f = fopen(path, "w");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f))
+		die("%s: %s", path, strerror(errno));
+	free(text);
+}
+
 static void copy_metadata(const char *outdir)
 {
 	copy_file("metadata", outdir, "metadata");
+	save_kallsyms(outdir);
 }
 
 /*
@@ -1029,6 +1069,9 @@ struct record_opts {
 	int nr_events;
 	/* the --filter of each --event, or NULL */
 	const char *filters[256];
+	/* the --stack depth of each --event, 0 for none; of every one */
+	unsigned int stacks[256];
+	unsigned int stack_all;
 	char name[64];
 	unsigned long long subbuf_size, num_subbufs;
 	const char *subbuf_arg, *num_arg;
@@ -1084,6 +1127,45 @@ static void set_filter(const char *event, const char *expr)
 			fprintf(stderr, "lrb-record: %s\n", line + 2);
 	free(msg);
 	die("-e %s -f '%s': %s", event, expr, "the filter does not compile");
+}
+
+/* Record the kernel stack after each record of @event ("stack" command). */
+static void set_stack(const char *event, unsigned int depth)
+{
+	char cmd[128];
+	int err;
+
+	snprintf(cmd, sizeof(cmd), "stack %s %u\n", event, depth);
+	err = put_file("events", cmd);
+	if (err == -EOPNOTSUPP)
+		die("-e %s --stack: %s", event,
+		    "it has no kernel stacks (markers, the statedump)");
+	if (err)
+		die("-e %s --stack: %s", event, strerror(-err));
+}
+
+/* -T/--stack[=DEPTH]: for the -e before it, or for every -e. */
+static void set_stack_opt(struct record_opts *o, const char *arg)
+{
+	unsigned long depth = 32;
+	char *end;
+
+	if (arg) {
+		errno = 0;
+		depth = strtoul(arg, &end, 10);
+		if (errno || *end || end == arg || !depth || depth > 128)
+			usage_error("--stack=%s: a depth from 1 to 128", arg);
+	}
+	if (!o->nr_events) {
+		if (o->stack_all)
+			usage_error("more than one --stack before the first --event");
+		o->stack_all = depth;
+		return;
+	}
+	if (o->stacks[o->nr_events - 1])
+		usage_error("-e %s: more than one --stack",
+			    o->events[o->nr_events - 1]);
+	o->stacks[o->nr_events - 1] = depth;
 }
 
 /*
@@ -1184,6 +1266,7 @@ enum {
 	OPT_LAYOUT,
 	OPT_UID,
 	OPT_FOLLOW,
+	OPT_STACK,
 };
 
 static const struct option record_long[] = {
@@ -1191,6 +1274,7 @@ static const struct option record_long[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "event", required_argument, NULL, 'e' },
 	{ "filter", required_argument, NULL, 'f' },
+	{ "stack", optional_argument, NULL, OPT_STACK },
 	{ "channel", required_argument, NULL, 'B' },
 	{ "buffer-size", required_argument, NULL, 'b' },
 	{ "subbuf-size", required_argument, NULL, OPT_SUBBUF_SIZE },
@@ -1275,7 +1359,7 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 	o->num_subbufs = 16;
 	/* "+": options end at COMMAND; ":" next: report errors ourselves. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:o:e:f:P:B:b:C:qh", record_long,
+	while ((opt = getopt_long(argc, argv, "+:o:e:f:T::P:B:b:C:qh", record_long,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -1302,6 +1386,10 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 				usage_error("--filter '%s': %s", optarg,
 					    "one line of 1 to 3999 bytes");
 			o->filters[o->nr_events - 1] = optarg;
+			break;
+		case 'T':
+		case OPT_STACK:
+			set_stack_opt(o, optarg);
 			break;
 		case 'B':
 			snprintf(o->name, sizeof(o->name), "%s", optarg);
@@ -1432,6 +1520,11 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 			usage_error("-e none excludes any other --event");
 	if (!o->nr_events && o->filters[0])
 		usage_error("-e none: nothing to filter");
+	if (!o->nr_events && o->stack_all)
+		usage_error("-e none: no event to take the kernel stacks of");
+	for (int i = 0; i < o->nr_events; i++)
+		if (!o->stacks[i])
+			o->stacks[i] = o->stack_all;
 }
 
 /* --follow needs the command it follows. */
@@ -1457,6 +1550,9 @@ static void print_settings(const struct record_opts *o)
 	for (int i = 0; i < o->nr_events; i++)
 		if (o->filters[i])
 			printf("filter: %s %s\n", o->events[i], o->filters[i]);
+	for (int i = 0; i < o->nr_events; i++)
+		if (o->stacks[i])
+			printf("stack: %s %u\n", o->events[i], o->stacks[i]);
 	if (o->pids[0])
 		printf("pids: %s\n", o->pids);
 	if (o->uids)
@@ -1555,6 +1651,9 @@ static int cmd_record(int argc, char **argv)
 	for (int i = 0; i < o.nr_events; i++)
 		if (o.filters[i])
 			set_filter(o.events[i], o.filters[i]);
+	for (int i = 0; i < o.nr_events; i++)
+		if (o.stacks[i])
+			set_stack(o.events[i], o.stacks[i]);
 	set_targets(&o, argc, argv);
 	if (!o.flight)
 		open_streams(o.outdir, o.cpu_list ? o.cpus : NULL);
@@ -1778,6 +1877,17 @@ static const char *newest_trace(void)
 
 static int cmd_report(int argc, char **argv)
 {
+	const char *dir;
+	int ret;
+
+	if (argc >= 2 && !strcmp(argv[1], "--symbols")) {
+		if (argc > 3)
+			usage_error("report: one trace directory");
+		dir = argc == 3 ? argv[2] : newest_trace();
+		lrb_report_symbols = true;
+		ret = lrb_report(dir);
+		return lrb_report_stacks(dir) ? 1 : ret;
+	}
 	if (argc > 2)
 		usage_error("report: one trace directory");
 	if (argc == 2 && is_help(argv[1])) {

@@ -22,5 +22,8 @@ int parse_counts(char *text, struct counts *c, const bool *cpus, int max);
 char *read_all(const char *path, size_t *lenp);
 int lrb_report_check(const char *dir);
 int lrb_report(const char *dir);
+int lrb_report_stacks(const char *dir);
+/* lrb-record report --symbols: lrb_report() collects the stacks */
+extern bool lrb_report_symbols;
 
 #endif

@@ -4,6 +4,8 @@
  * directory, read straight from its packets (no CTF library needed): the
  * counts, the rate of each event over the trace, its first and last
  * events, and the kernel's counters that lrb-record saved beside it.
+ * With --symbols, the kernel stacks of the trace (kernel_stack records),
+ * grouped, their addresses named from the DIR/.kallsyms saved beside it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -36,6 +38,21 @@ struct event_at {
 };
 
 static struct event_at first_ev, last_ev;
+
+/* --symbols: the distinct stacks, in a hash table, and their counts. */
+#define STACK_BUCKETS	65536
+#define STACK_TOP	10
+
+struct stack_ent {
+	struct stack_ent *next;
+	unsigned int event_id, nr;
+	unsigned long long count;
+	unsigned long long ips[];
+};
+
+static struct stack_ent *stacks[STACK_BUCKETS];
+static unsigned long long stack_records, stack_bad;
+bool lrb_report_symbols;
 
 /* 0 if @dir holds a CTF metadata file. */
 /*
@@ -111,6 +128,46 @@ static void note_event(unsigned long long ts, int cpu, unsigned int id)
 		last_ev = (struct event_at){ ts, cpu, id, true };
 }
 
+/* Count the stack of a kernel_stack record, its payload @p of @len bytes. */
+static void note_stack(const unsigned char *p, size_t len)
+{
+	unsigned int event_id, nr;
+	unsigned long long h = 14695981039346656037ULL;
+	struct stack_ent *e;
+
+	if (len < 8) {
+		stack_bad++;
+		return;
+	}
+	memcpy(&event_id, p, 4);
+	memcpy(&nr, p + 4, 4);
+	if (len < 8 + 8ULL * nr) {
+		stack_bad++;
+		return;
+	}
+	stack_records++;
+	/* FNV-1a over the id and the addresses */
+	for (size_t i = 0; i < 8 + 8ULL * nr; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	for (e = stacks[h % STACK_BUCKETS]; e; e = e->next)
+		if (e->event_id == event_id && e->nr == nr &&
+		    !memcmp(e->ips, p + 8, 8ULL * nr)) {
+			e->count++;
+			return;
+		}
+	e = malloc(sizeof(*e) + 8ULL * nr);
+	if (!e) {
+		stack_bad++;
+		return;
+	}
+	e->event_id = event_id;
+	e->nr = nr;
+	e->count = 1;
+	memcpy(e->ips, p + 8, 8ULL * nr);
+	e->next = stacks[h % STACK_BUCKETS];
+	stacks[h % STACK_BUCKETS] = e;
+}
+
 /* Count the records of one packet; false if they do not end at @csize. */
 static bool read_records(const unsigned char *pkt, size_t csize,
 			 struct stream_sum *s, unsigned long long ts)
@@ -138,6 +195,10 @@ static bool read_records(const unsigned char *pkt, size_t csize,
 		if (id < MAX_EVENTS)
 			events[id].count++;
 		note_event(ts, s->cpu, id);
+		if (lrb_report_symbols && id < MAX_EVENTS && events[id].name &&
+		    !strcmp(events[id].name, "kernel_stack") &&
+		    off + hlen + rh->len <= csize)
+			note_stack(pkt + off + hlen, rh->len);
 		s->events++;
 		off += hlen + rh->len;
 		if (off < csize)
@@ -304,4 +365,136 @@ int lrb_report(const char *dir)
 	}
 	print_kernel_counts(dir);
 	return ret;
+}
+
+/* A kernel symbol of DIR/.kallsyms. */
+struct ksym {
+	unsigned long long addr;
+	char *name;
+};
+
+static struct ksym *ksyms;
+static size_t nr_ksyms;
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The text symbols of @path, sorted; 0 if it has any with addresses. */
+static int read_kallsyms(const char *path)
+{
+	char line[600], name[520], mod[80], full[610], type;
+	unsigned long long addr;
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%llx %c %519s %79s", &addr, &type, name, mod);
+
+		if (n < 3 || !addr || (type != 't' && type != 'T'))
+			continue;
+		if (nr_ksyms == cap) {
+			struct ksym *k;
+
+			cap = cap ? 2 * cap : 65536;
+			k = realloc(ksyms, cap * sizeof(*ksyms));
+			if (!k)
+				break;
+			ksyms = k;
+		}
+		snprintf(full, sizeof(full), "%s%s%s", name, n == 4 ? " " : "",
+			 n == 4 ? mod : "");
+		ksyms[nr_ksyms].addr = addr;
+		ksyms[nr_ksyms].name = strdup(full);
+		if (ksyms[nr_ksyms].name)
+			nr_ksyms++;
+	}
+	fclose(f);
+	qsort(ksyms, nr_ksyms, sizeof(*ksyms), ksym_cmp);
+	return nr_ksyms ? 0 : -1;
+}
+
+/* @ip as function+offset, or in hex if no symbol holds it. */
+static void print_ip(unsigned long long ip)
+{
+	size_t lo = 0, hi = nr_ksyms;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ksyms[mid].addr <= ip)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (nr_ksyms && ksyms[lo].addr <= ip)
+		printf("\t%s+0x%llx\n", ksyms[lo].name, ip - ksyms[lo].addr);
+	else
+		printf("\t0x%llx\n", ip);
+}
+
+static int stack_cmp(const void *a, const void *b)
+{
+	const struct stack_ent *x = *(void * const *)a, *y = *(void * const *)b;
+
+	if (x->event_id != y->event_id)
+		return x->event_id < y->event_id ? -1 : 1;
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+/*
+ * lrb-record report --symbols: after lrb_report(), which collected them,
+ * the stacks of each event, the most frequent first, named from
+ * DIR/.kallsyms. 1 if the trace has malformed stack records.
+ */
+int lrb_report_stacks(const char *dir)
+{
+	struct stack_ent **all, *e;
+	size_t n = 0, i, j;
+	char path[4200];
+
+	dir = lrb_trace_dir(dir);
+	printf("\nkernel stacks: %llu\n", stack_records);
+	if (!stack_records)
+		return stack_bad ? 1 : 0;
+	snprintf(path, sizeof(path), "%s/.kallsyms", dir);
+	if (read_kallsyms(path))
+		printf("(no symbols: %s has none; addresses in hex)\n", path);
+	for (i = 0; i < STACK_BUCKETS; i++)
+		for (e = stacks[i]; e; e = e->next)
+			n++;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return 1;
+	n = 0;
+	for (i = 0; i < STACK_BUCKETS; i++)
+		for (e = stacks[i]; e; e = e->next)
+			all[n++] = e;
+	qsort(all, n, sizeof(*all), stack_cmp);
+	for (i = 0; i < n; i = j) {
+		unsigned long long with = 0;
+		unsigned int id = all[i]->event_id, shown = 0;
+
+		for (j = i; j < n && all[j]->event_id == id; j++)
+			with += all[j]->count;
+		printf("\n%s: %llu of %llu records with a stack, %zu distinct\n",
+		       event_name(id), with, id < MAX_EVENTS ? events[id].count : 0ULL,
+		       j - i);
+		for (size_t k = i; k < j && shown < STACK_TOP; k++, shown++) {
+			printf("  %llu times:\n", all[k]->count);
+			for (unsigned int f = 0; f < all[k]->nr; f++)
+				print_ip(all[k]->ips[f]);
+		}
+		if (j - i > STACK_TOP)
+			printf("  (%zu more)\n", j - i - STACK_TOP);
+	}
+	free(all);
+	if (stack_bad)
+		printf("malformed kernel_stack records: %llu\n", stack_bad);
+	return stack_bad ? 1 : 0;
 }

@@ -2268,4 +2268,186 @@ TEST_F(chan, target_uids)
 	EXPECT_STREQ("", buf);
 }
 
+/* Kernel stacks */
+
+/* The kernel_stack record: its event's id, then @nr 64-bit addresses. */
+struct stack_count {
+	int id;			/* the event whose stacks are counted */
+	int stack_id;		/* kernel_stack's */
+	pid_t pid;
+	int depth;		/* at most this many addresses */
+	int records, stacks, bad;
+	bool pending[64];	/* per CPU: a record whose stack is due */
+	unsigned long long first;	/* the first address of one stack */
+};
+
+static void count_stack(const struct rec *r, void *arg)
+{
+	struct stack_count *c = arg;
+	bool *pending = &c->pending[r->cpu & 63];
+	uint32_t event_id, nr;
+
+	if (r->id == (unsigned int)c->id) {
+		/* The stack comes next, on the same CPU. */
+		if (*pending)
+			c->bad++;
+		*pending = i32_at(r, COMMON_PID) == c->pid;
+		c->records += *pending;
+		return;
+	}
+	if (r->id != (unsigned int)c->stack_id)
+		return;
+	if (r->len < 8) {
+		c->bad++;
+		return;
+	}
+	memcpy(&event_id, r->p, 4);
+	memcpy(&nr, r->p + 4, 4);
+	if (event_id != (uint32_t)c->id || !*pending)
+		return;
+	*pending = false;
+	if (!nr || nr > (uint32_t)c->depth || r->len != 8 + 8 * (size_t)nr) {
+		c->bad++;
+		return;
+	}
+	memcpy(&c->first, r->p + 8, 8);
+	c->stacks++;
+}
+
+/* "stack SELECTOR DEPTH" to the events file; 0 or -errno. */
+static int stack_cmd(const char *sel, const char *depth)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "stack %s %s\n", sel, depth);
+	return put(cpath("events"), buf);
+}
+
+/*
+ * The text symbol of /proc/kallsyms that holds @ip, into @name; 0, or -1
+ * if none does or the addresses are hidden.
+ */
+static int ksym_of(unsigned long long ip, char *name, size_t size)
+{
+	unsigned long long addr, best = 0;
+	char line[600], sym[512], type;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %511s", &addr, &type, sym) == 3 &&
+		    (type == 't' || type == 'T') && addr <= ip && addr > best) {
+			best = addr;
+			snprintf(name, size, "%s", sym);
+		}
+	fclose(f);
+	return best ? 0 : -1;
+}
+
+TEST_F(chan, stack_bad_input)
+{
+	char *text;
+
+	if (event_id("kernel_stack") < 0 ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no kernel stacks (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
+	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_getppid", "4"));
+	/* No depth, a bad one, one out of range, a bad selector: EINVAL. */
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "stack\n"));
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "stack syscalls:sys_enter_getppid\n"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "x"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "-1"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "129"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "4 5"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid",
+				     "99999999999999999999"));
+	EXPECT_EQ(-EINVAL, stack_cmd("bad/char", "4"));
+	EXPECT_EQ(-EINVAL, stack_cmd("sched:", "4"));
+	/* An event the channel does not record: ENOENT. */
+	EXPECT_EQ(-ENOENT, stack_cmd("sched:sched_wakeup", "4"));
+	EXPECT_EQ(-ENOENT, stack_cmd("no_such_event", "4"));
+	EXPECT_EQ(-ENOENT, stack_cmd("sched:sched_wakeup", "0"));
+	/* One without stacks: EOPNOTSUPP. */
+	if (event_id("lttng_statedump_start") >= 0) {
+		ASSERT_EQ(0, events_cmd("enable", "lttng_statedump_start"));
+		EXPECT_EQ(-EOPNOTSUPP, stack_cmd("lttng_statedump_start", "4"));
+	}
+	/* None of it changed the depths. */
+	text = malloc(sizeof(big));
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(0, get(cpath("events"), text, sizeof(big)));
+	EXPECT_NE(NULL, strstr(text, "\n# stack syscalls:sys_enter_getppid 4\n"));
+	EXPECT_EQ(NULL, strstr(text, "# stack sched"));
+	EXPECT_EQ(NULL, strstr(text, "# stack lttng"));
+	/* 0 drops it. */
+	EXPECT_EQ(0, stack_cmd("syscalls:sys_enter_getppid", "0"));
+	ASSERT_EQ(0, get(cpath("events"), text, sizeof(big)));
+	EXPECT_EQ(NULL, strstr(text, "# stack "));
+	free(text);
+}
+
+TEST_F(chan, stack_records)
+{
+	struct stack_count c = { .pid = getpid(), .depth = 4 };
+	char sym[512];
+
+	if (event_id("kernel_stack") < 0 ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no kernel stacks (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
+	c.id = event_id("syscalls:sys_enter_getppid");
+	c.stack_id = event_id("kernel_stack");
+	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_getppid", "4"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	for (int i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	ASSERT_EQ(0, records_each(count_stack, &c));
+	EXPECT_EQ(100, c.records);
+	EXPECT_EQ(100, c.stacks);
+	EXPECT_EQ(0, c.bad);
+	/* A stack record is counted as any record is. */
+	expect_accounts(_metadata);
+	EXPECT_EQ(stat_total(WRITTEN), stat_total(DELIVERED));
+	/* Its first address is the caller of the tracepoint, not the probe. */
+	if (ksym_of(c.first, sym, sizeof(sym)))
+		SKIP(return, "no addresses in /proc/kallsyms");
+	TH_LOG("first frame: %s", sym);
+	EXPECT_NE(0, strncmp(sym, "lrb_", 4));
+	EXPECT_NE(0, strncmp(sym, "__traceiter_", 12));
+}
+
+TEST_F(chan, stack_filtered_and_off)
+{
+	struct stack_count c = { .pid = getpid(), .depth = 2 };
+	char expr[64];
+
+	if (event_id("kernel_stack") < 0 ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no kernel stacks (CONFIG_LRB_TRACE_EVENTS=n)");
+	/* A glob before the event is selected: kept for it. */
+	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_*", "2"));
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
+	c.id = event_id("syscalls:sys_enter_getppid");
+	c.stack_id = event_id("kernel_stack");
+	/* A record the filter refuses gets no stack. */
+	ASSERT_EQ(0, filter_cmd("syscalls:sys_enter_getppid", "common_pid < 0"));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, getppid_on(0, 50));
+	snprintf(expr, sizeof(expr), "common_pid == %d", (int)getpid());
+	ASSERT_EQ(0, filter_cmd("syscalls:sys_enter_getppid", expr));
+	ASSERT_EQ(0, getppid_on(0, 50));
+	/* Turned off while the channel runs. */
+	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_*", "0"));
+	ASSERT_EQ(0, getppid_on(0, 50));
+	ASSERT_EQ(0, records_each(count_stack, &c));
+	EXPECT_EQ(100, c.records);
+	EXPECT_EQ(50, c.stacks);
+	/* Each record without a stack but the last is followed by another. */
+	EXPECT_EQ(49, c.bad);
+	EXPECT_LE(50, stat_total("filtered"));
+	expect_accounts(_metadata);
+}
+
 TEST_HARNESS_MAIN
