@@ -85,6 +85,13 @@ bad "unknown clock" "--clock sundial: local or global" --dry-run -C sundial
 bad "-e none with another event" "-e none excludes any other --event" --dry-run -e none -e sched
 bad "switch timer below 100 us" "--switch-timer 50: microseconds, 0 (off) or 100 to 3600000000" --dry-run --switch-timer 50
 bad "report of two directories" "report: one trace directory" report a b
+bad "report --symbols of two directories" "report: one trace directory" report --symbols a b
+bad "--stack depth 0" "--stack=0: a depth from 1 to 128" --dry-run -e sched --stack=0
+bad "-T depth above 128" "--stack=129: a depth from 1 to 128" --dry-run -e sched -T129
+bad "--stack depth that is not a number" "--stack=8x: a depth from 1 to 128" --dry-run -e sched --stack=8x
+bad "two --stack for one -e" "-e sched: more than one --stack" --dry-run -e sched -T -T4
+bad "two --stack before the first -e" "more than one --stack before the first --event" --dry-run -T -T4 -e sched
+bad "--stack with -e none" "-e none: no event to take the kernel stacks of" --dry-run -T -e none
 bad "list of something else" "list frob: events, channels" list frob
 
 # Settings as a recording would use them.
@@ -109,6 +116,11 @@ expect "long options and trace-cmd's letters" \
 	 out '^events: sched:sched_switch irq:\*$' && out '^cpus: 0 2 3$' && out '^duration: 1.5$'"
 run --dry-run -q -e none
 expect "-e none: no event (annotations only)" "[ $rc -eq 0 ] && out '^events: none$'"
+run --dry-run -q -T8 -e sched -e irq --stack=4 -e timer
+expect "--stack before any -e for every -e, after an -e for it (trace-cmd's -T)" \
+	"[ $rc -eq 0 ] && out '^stack: sched 8$' && out '^stack: irq 4$' && out '^stack: timer 8$'"
+run --dry-run -q -e sched --stack
+expect "--stack without a depth: 32 addresses" "[ $rc -eq 0 ] && out '^stack: sched 32$'"
 run --dry-run -q --flight-recorder --switch-timer 100000
 expect "--flight-recorder overwrites; --switch-timer taken" \
 	"[ $rc -eq 0 ] && out '^mode: overwrite$' && out '^flight_recorder: 1$' && out '^switch_timer: 100000$'"

@@ -365,4 +365,17 @@ PATH=/nonexistent "$work/bin/lrb-record" view "$d" >/dev/null 2>"$work/view.err"
 expect "lrb-record view without babeltrace2: exit 1, says how to get it" \
 	"[ $? -eq 1 ] && grep -q 'babeltrace2 is not installed' '$work/view.err'"
 
+# report --symbols against babeltrace2: every kernel_stack counted, each
+# kmalloc with its stack, the addresses named from DIR/.kallsyms.
+d=$share/ostack/lrb
+"$work/bin/lrb-record" report --symbols "$d" >"$work/symbols.out" 2>&1
+rc=$?
+babeltrace2 "$d" >"$work/ostack.out" 2>/dev/null
+n=$(grep -c ' kernel_stack: ' "$work/ostack.out") k=$(grep -c ' kmem:kmalloc: ' "$work/ostack.out")
+expect "lrb-record report --symbols: $n stacks, as babeltrace2's kernel_stack events, one per kmem:kmalloc ($k), named from .kallsyms" \
+	"[ $rc -eq 0 ] && [ '$n' -gt 0 ] && grep -q '^kernel stacks: $n\$' '$work/symbols.out' &&
+	 grep -q '^kmem:kmalloc: $n of $k records with a stack' '$work/symbols.out' &&
+	 grep -q '^	trace_kmalloc+0x' '$work/symbols.out' && ! grep -q '^	0x' '$work/symbols.out'" ||
+	excerpt 20 "$work/symbols.out"
+
 exit "$result_status"
