@@ -765,14 +765,26 @@ static int lrb_stacks_forget(struct lrb_events_owner *o, const char *sel)
 	return n;
 }
 
+/* Does a depth @o keeps apply to one of its trace events @sel matches? */
+static bool lrb_stack_kept_for(struct lrb_events_owner *o, const char *sel)
+{
+	struct lrb_event_link *l;
+
+	list_for_each_entry(l, &o->links, owner_node)
+		if (lrb_link_filtered_by(l, sel) && lrb_stack_depth(o, l->ev))
+			return true;
+	return false;
+}
+
 /*
  * Record at most @depth addresses of the kernel stack after each record
- * of @o's trace events matching @sel, or none if @depth is 0.
+ * of @o's trace events matching @sel, or none if @depth is 0: the last
+ * selector set that matches an event gives its depth.
  */
 static int lrb_stack_set(struct lrb_events_owner *o, const char *sel,
 			 unsigned int depth)
 {
-	struct lrb_events_stack *ks = NULL;
+	struct lrb_events_stack *ks;
 	unsigned int matched = 0, n = 0;
 	struct lrb_event_link *l;
 	int ret, forgot;
@@ -785,19 +797,20 @@ static int lrb_stack_set(struct lrb_events_owner *o, const char *sel,
 		return -ENOENT;
 	if (!lrb_selector_is_glob(sel) && !n)
 		return -EOPNOTSUPP;
-	if (depth) {
-		ret = lrb_stack_alloc();
-		if (ret)
-			return ret;
-		ks = kzalloc(sizeof(*ks), GFP_KERNEL);
-		if (!ks)
-			return -ENOMEM;
-		strscpy(ks->glob, sel, sizeof(ks->glob));
-		ks->depth = depth;
-	}
+	ret = depth ? lrb_stack_alloc() : 0;
+	if (ret)
+		return ret;
+	ks = kzalloc(sizeof(*ks), GFP_KERNEL);
+	if (!ks)
+		return -ENOMEM;
+	strscpy(ks->glob, sel, sizeof(ks->glob));
+	ks->depth = depth;
 	forgot = lrb_stacks_forget(o, sel);
-	if (ks)
+	/* A 0 is kept only where it overrides a wider selector's depth. */
+	if (depth || lrb_stack_kept_for(o, sel))
 		list_add_tail(&ks->list, &o->stacks);
+	else
+		kfree(ks);
 	list_for_each_entry(l, &o->links, owner_node) {
 		/* Pairs with the smp_rmb() of lrb_stack_write(): arrays made. */
 		smp_store_release(&l->stack, lrb_stack_depth(o, l->ev));

@@ -2438,8 +2438,11 @@ TEST_F(chan, stack_filtered_and_off)
 	snprintf(expr, sizeof(expr), "common_pid == %d", (int)getpid());
 	ASSERT_EQ(0, filter_cmd("syscalls:sys_enter_getppid", expr));
 	ASSERT_EQ(0, getppid_on(0, 50));
-	/* Turned off while the channel runs. */
-	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_*", "0"));
+	/* Turned off while the channel runs, by a narrower selector. */
+	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_getppid", "0"));
+	ASSERT_EQ(0, get(cpath("events"), big2, sizeof(big2)));
+	EXPECT_NE(NULL, strstr(big2, "\n# stack syscalls:sys_enter_* 2\n"
+				     "# stack syscalls:sys_enter_getppid 0\n"));
 	ASSERT_EQ(0, getppid_on(0, 50));
 	ASSERT_EQ(0, records_each(count_stack, &c));
 	EXPECT_EQ(100, c.records);
@@ -2448,6 +2451,10 @@ TEST_F(chan, stack_filtered_and_off)
 	EXPECT_EQ(49, c.bad);
 	EXPECT_LE(50, stat_total("filtered"));
 	expect_accounts(_metadata);
+	/* The wider selector forgets both. */
+	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_*", "0"));
+	ASSERT_EQ(0, get(cpath("events"), big2, sizeof(big2)));
+	EXPECT_EQ(NULL, strstr(big2, "# stack "));
 }
 
 TEST_HARNESS_MAIN
