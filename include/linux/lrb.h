@@ -303,6 +303,7 @@ void lrb_unget_subbuf(struct lrb_channel *chan, int cpu,
 bool lrb_subbuf_ready(struct lrb_channel *chan, int cpu);
 int lrb_mmap(struct lrb_channel *chan, int cpu, struct vm_area_struct *vma);
 void lrb_flush(struct lrb_channel *chan, int cpu);
+bool lrb_cpu_closed(struct lrb_channel *chan, int cpu);
 int lrb_switch_timer_set(struct lrb_channel *chan, unsigned int period_us);
 int lrb_snapshot(struct lrb_channel *chan, int cpu, unsigned long *begin,
 		 unsigned long *end);

@@ -158,6 +158,8 @@ static __always_inline unsigned long lrb_cc_records(unsigned long from,
  * @delivered: records put back by readers.
  * @subbufs_delivered: sub-buffers put back by readers.
  * @subbufs_corrupt: sub-buffers readers found corrupt and skipped.
+ * @closed: the CPU is dead and its last sub-buffer closed
+ *	(lrb_cpu_closed()).
  * @chan: the channel.
  * @cpu: the owning CPU.
  * @wakeup_work: runs the wakeup after a delivery, off the write path.
@@ -178,6 +180,7 @@ struct lrb_cpu_buf {
 	u64 delivered;
 	u64 subbufs_delivered;
 	u64 subbufs_corrupt;
+	bool closed;
 
 	struct lrb_channel *chan ____cacheline_aligned;
 	int cpu;
@@ -945,6 +948,9 @@ static void lrb_switch_timer_stop(struct lrb_cpu_buf *buf)
 	del_timer_sync(&buf->switch_timer);
 }
 
+/* Serializes lrb_switch_timer_set(). */
+static DEFINE_MUTEX(lrb_switch_timer_mutex);
+
 /**
  * lrb_switch_timer_set() - close sub-buffers that stay open too long
  * @chan: the channel.
@@ -957,7 +963,9 @@ static void lrb_switch_timer_stop(struct lrb_cpu_buf *buf)
  * with none open, losses not yet reported are, in an empty packet, as
  * lrb_flush() does. The timer runs the switch as a writer on its own
  * CPU. The timers are not deferrable: an idle CPU would not run one until
- * its next wakeup, and an idle CPU is what they are for. Process context.
+ * its next wakeup, and an idle CPU is what they are for. Process context;
+ * calls are serialized here, so that one's stops and another's starts do
+ * not interleave.
  *
  * Return: 0, or -EINVAL if @period_us is outside [LRB_SWITCH_TIMER_MIN_US,
  * LRB_SWITCH_TIMER_MAX_US] and not 0.
@@ -969,6 +977,7 @@ int lrb_switch_timer_set(struct lrb_channel *chan, unsigned int period_us)
 	if (period_us && (period_us < LRB_SWITCH_TIMER_MIN_US ||
 			  period_us > LRB_SWITCH_TIMER_MAX_US))
 		return -EINVAL;
+	mutex_lock(&lrb_switch_timer_mutex);
 	cpus_read_lock();
 	/* Cheap on an idle timer; one may remain from a CPU that went down. */
 	for_each_possible_cpu(cpu)
@@ -977,6 +986,7 @@ int lrb_switch_timer_set(struct lrb_channel *chan, unsigned int period_us)
 	for_each_online_cpu(cpu)
 		lrb_switch_timer_start(chan->bufs[cpu]);
 	cpus_read_unlock();
+	mutex_unlock(&lrb_switch_timer_mutex);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(lrb_switch_timer_set);
@@ -1490,7 +1500,13 @@ struct lrb_channel *lrb_channel_create(const struct lrb_config *config)
 			goto nomem;
 		chan->head.wbufs[cpu] = &chan->bufs[cpu]->w;
 	}
-	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_state, &chan->node);
+	/* No CPU changes state meanwhile: a dead one is closed already. */
+	cpus_read_lock();
+	for_each_possible_cpu(cpu)
+		chan->bufs[cpu]->closed = !cpu_online(cpu);
+	ret = cpuhp_state_add_instance_nocalls_cpuslocked(lrb_cpuhp_state,
+							  &chan->node);
+	cpus_read_unlock();
 	if (ret)
 		goto err;
 	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_online,
@@ -1648,11 +1664,44 @@ static int lrb_cpu_dead(unsigned int cpu, struct hlist_node *node)
 	struct lrb_channel *chan = hlist_entry(node, struct lrb_channel, node);
 
 	lrb_switch_local(chan->bufs[cpu]);
+	/* Pairs with the acquire in lrb_cpu_closed(): the close comes first. */
+	smp_store_release(&chan->bufs[cpu]->closed, true);
 	/* Nothing more will come: readers waiting for the CPU may stop. */
 	if (chan->config.wakeup)
 		chan->config.wakeup(chan, cpu, chan->config.priv);
 	return 0;
 }
+
+/* Before a CPU comes up: its buffer takes records again. */
+static int lrb_cpu_prepare(unsigned int cpu, struct hlist_node *node)
+{
+	struct lrb_channel *chan = hlist_entry(node, struct lrb_channel, node);
+
+	WRITE_ONCE(chan->bufs[cpu]->closed, false);
+	return 0;
+}
+
+/**
+ * lrb_cpu_closed() - whether a CPU's buffer is closed for good
+ * @chan: the channel.
+ * @cpu: the CPU.
+ *
+ * True once @cpu is dead and its last sub-buffer closed, until it comes
+ * up again: a reader that saw true, then found nothing to get, is at the
+ * end of the CPU's records. !cpu_online() is not that: it turns true
+ * while the CPU may still write (take_cpu_down() runs before the dying
+ * CPU's last interrupts) and before the sub-buffer is closed.
+ *
+ * Return: true if closed, or for a bad CPU; false otherwise.
+ */
+bool lrb_cpu_closed(struct lrb_channel *chan, int cpu)
+{
+	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
+
+	/* Pairs with the release in lrb_cpu_dead(). */
+	return !buf || smp_load_acquire(&buf->closed);
+}
+EXPORT_SYMBOL_GPL(lrb_cpu_closed);
 
 /* On the CPU coming online: start its switch timer if the channel has one. */
 static int lrb_cpu_online(unsigned int cpu, struct hlist_node *node)
@@ -1685,7 +1734,7 @@ static int __init lrb_init(void)
 	lrb_cpuhp_online = ret;
 
 	ret = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN, "trace/lrb:dead",
-				      NULL, lrb_cpu_dead);
+				      lrb_cpu_prepare, lrb_cpu_dead);
 	if (ret < 0)
 		return ret;
 	lrb_cpuhp_state = ret;

@@ -39,9 +39,13 @@
 #define LRB_EVENTS_GLOB_MAX	64
 #define LRB_EVENTS_TSDL_MAX	(16 * 1024)
 
-/* A selector an owner enabled, kept to select events registered later. */
+/*
+ * A selector an owner enabled or disabled, kept to select events registered
+ * later: the last kept selector that matches a new event decides.
+ */
 struct lrb_events_glob {
 	struct list_head list;
+	bool enable;
 	char glob[LRB_EVENTS_GLOB_MAX];
 };
 
@@ -352,7 +356,8 @@ static bool lrb_selector_valid(const char *sel)
 			depth++;
 		else if (*p == ']')
 			depth--;
-		else if (!isalnum(*p) && !strchr("_-:*?!.", *p))
+		else if (!isascii(*p) ||
+			 (!isalnum(*p) && !strchr("_-:*?!.", *p)))
 			return false;
 		if (depth < 0 || depth > 1)
 			return false;
@@ -382,15 +387,49 @@ static bool lrb_selector_is_glob(const char *s)
 	return !strcmp(s, "all") || strpbrk(s, "*?[");
 }
 
+/*
+ * Whether the glob @wide matches every string the glob @text matches
+ * (false when unsure). Matching the text is exact when @text has no
+ * wildcard, and when @wide has no '?' or '[' and @text no '[': @wide's
+ * '*' then takes @text's wildcards whole, and those never meet a literal
+ * character of @wide.
+ */
+static bool lrb_glob_covers(const char *wide, const char *text)
+{
+	if (strpbrk(text, "*?[") && (strpbrk(wide, "?[") || strchr(text, '[')))
+		return false;
+	return glob_match(wide, text);
+}
+
+/* Whether every event @sel matches, @wide matches too (false when unsure). */
+static bool lrb_selector_covers(const char *wide, const char *sel)
+{
+	const char *colon = strchr(sel, ':');
+	char sys[LRB_EVENTS_GLOB_MAX];
+
+	if (!strcmp(wide, "all") || !strcmp(wide, sel))
+		return true;
+	if (!strcmp(sel, "all") || (strchr(wide, ':') && !colon))
+		return false;
+	if (lrb_glob_covers(wide, sel))
+		return true;
+	if (!colon || strchr(wide, ':'))
+		return false;
+	/* "sched" covers "sched:*" by its system, "*_switch" "*:sched_switch". */
+	strscpy(sys, sel, min_t(size_t, colon - sel + 1, sizeof(sys)));
+	return lrb_glob_covers(wide, sys) || lrb_glob_covers(wide, colon + 1);
+}
+
 static bool lrb_events_owner_match(struct lrb_events_owner *o,
 				   const char *name)
 {
 	struct lrb_events_glob *g;
+	bool on = false;
 
 	list_for_each_entry(g, &o->globs, list)
 		if (lrb_selector_match(g->glob, name))
-			return true;
-	return false;
+			on = g->enable;
+	return on;
 }
 
 /* A new event: link it to every owner whose selectors match it. */
@@ -818,10 +857,13 @@ static int lrb_stack_set(struct lrb_events_owner *o, const char *sel,
 	return depth || forgot || matched ? 0 : -ENOENT;
 }
 
-/* "SELECTOR DEPTH", the arguments of lrb_events_command()'s "stack". */
+/*
+ * "SELECTOR DEPTH", the arguments of lrb_events_command()'s "stack": one
+ * space between them, DEPTH in decimal without a sign or a leading zero.
+ */
 static int lrb_events_stack(struct lrb_events_owner *o, const char *arg)
 {
-	const char *num = strpbrk(arg, " \t");
+	const char *num = strchr(arg, ' ');
 	char sel[LRB_EVENTS_GLOB_MAX];
 	unsigned int depth;
 	int ret;
@@ -830,8 +872,9 @@ static int lrb_events_stack(struct lrb_events_owner *o, const char *arg)
 		return -EINVAL;
 	memcpy(sel, arg, num - arg);
 	sel[num - arg] = '\0';
-	if (!lrb_selector_valid(sel) ||
-	    kstrtouint(skip_spaces(num), 10, &depth) ||
+	num++;
+	if (!lrb_selector_valid(sel) || !isdigit(num[0]) ||
+	    (num[0] == '0' && num[1]) || kstrtouint(num, 10, &depth) ||
 	    depth > LRB_STACK_DEPTH_MAX)
 		return -EINVAL;
 	mutex_lock(&lrb_events_mutex);
@@ -1018,21 +1061,44 @@ static bool lrb_link_is_new(struct lrb_event_link *l, const void *arg)
 	return l->new;
 }
 
-/* The selector @sel of @o, kept for events registered later. */
+/*
+ * Keep "enable @sel" or "disable @sel" for events registered later, last,
+ * in place of the selectors it covers. A disable is kept only after an
+ * enable it may override: one with no enable before it goes, the new one
+ * as well as one whose enables a later command forgot. Return: the number
+ * of selectors forgotten, plus one for a disable kept; or -ENOMEM, and
+ * @o's selectors are left as they were.
+ */
 static int lrb_events_keep_selector(struct lrb_events_owner *o,
-				    const char *sel)
+				    const char *sel, bool enable)
 {
-	struct lrb_events_glob *g;
+	struct lrb_events_glob *g, *tmp, *new;
+	bool after_enable = false;
+	int n = 0;
 
-	list_for_each_entry(g, &o->globs, list)
-		if (!strcmp(g->glob, sel))
-			return 0;
-	g = kzalloc(sizeof(*g), GFP_KERNEL);
-	if (!g)
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
 		return -ENOMEM;
-	strscpy(g->glob, sel, sizeof(g->glob));
-	list_add_tail(&g->list, &o->globs);
-	return 0;
+	new->enable = enable;
+	strscpy(new->glob, sel, sizeof(new->glob));
+	list_for_each_entry_safe(g, tmp, &o->globs, list) {
+		if (lrb_selector_covers(sel, g->glob)) {
+			list_del(&g->list);
+			kfree(g);
+			n++;
+		}
+	}
+	list_add_tail(&new->list, &o->globs);
+	list_for_each_entry_safe(g, tmp, &o->globs, list) {
+		after_enable |= g->enable;
+		if (after_enable)
+			continue;
+		if (g == new)
+			n--;
+		list_del(&g->list);
+		kfree(g);
+	}
+	return enable ? n : n + 1;
 }
 
 /*
@@ -1059,7 +1125,7 @@ static int lrb_events_enable(struct lrb_events_owner *o, const char *sel)
 	if (ret >= 0 && !n && !lrb_selector_is_glob(sel))
 		ret = -ENOENT;
 	if (ret >= 0)
-		ret = lrb_events_keep_selector(o, sel);
+		ret = lrb_events_keep_selector(o, sel, true);
 	if (ret < 0) {
 		lrb_links_drop(o, lrb_link_is_new, NULL);
 		return ret;
@@ -1074,19 +1140,18 @@ static bool lrb_link_match(struct lrb_event_link *l, const void *sel)
 	return lrb_selector_match(sel, l->ev->name);
 }
 
-/* Deselect @o's events matching @sel and forget the selectors it covers. */
+/*
+ * Deselect @o's events matching @sel, forget the selectors it covers, and
+ * keep it where it overrides an enable for events registered later: after
+ * "enable sched", "disable sched:*" also keeps a later sched event out.
+ */
 static int lrb_events_disable(struct lrb_events_owner *o, const char *sel)
 {
-	struct lrb_events_glob *g, *tmp;
-	int n = 0;
+	int n;
 
-	list_for_each_entry_safe(g, tmp, &o->globs, list) {
-		if (!strcmp(sel, "all") || glob_match(sel, g->glob)) {
-			list_del(&g->list);
-			kfree(g);
-			n++;
-		}
-	}
+	n = lrb_events_keep_selector(o, sel, false);
+	if (n < 0)
+		return n;
 	n += lrb_links_drop(o, lrb_link_match, sel);
 	return n ? 0 : -ENOENT;
 }
@@ -1099,7 +1164,10 @@ static int lrb_events_disable(struct lrb_events_owner *o, const char *sel)
  * A selector is "all", "SYSTEM:EVENT" where either part may be a glob,
  * or a name or glob without ':' that matches a whole event name, the
  * event part of a name, or a system ("sched", "sched_switch", "irq_*").
- * A glob also selects the events of modules loaded later.
+ * The owner keeps its selectors for events registered later (a module's):
+ * the last one that matches a new event decides. A command forgets those
+ * it covers (lrb_selector_covers()); a disable is kept where it overrides
+ * an enable.
  *
  * "stack SELECTOR DEPTH" records, after each record of the selected trace
  * events SELECTOR matches, and of those it selects later, a kernel_stack
@@ -1121,7 +1189,7 @@ int lrb_events_command(struct lrb_events_owner *o, const char *cmd)
 
 	if (!arg)
 		return -EINVAL;
-	arg = skip_spaces(arg);
+	arg++;
 	if (!strncmp(cmd, "stack ", 6))
 		return lrb_events_stack(o, arg);
 	if (strlen(arg) >= LRB_EVENTS_GLOB_MAX || !lrb_selector_valid(arg))
@@ -1287,7 +1355,8 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 		seq_printf(m, "%-40s %5u %s\n", ev->name, ev->id,
 			   lrb_link_find(o, ev) ? "enabled" : "-");
 	list_for_each_entry(g, &o->globs, list)
-		seq_printf(m, "# enable %s\n", g->glob);
+		seq_printf(m, "# %s %s\n", g->enable ? "enable" : "disable",
+			   g->glob);
 	list_for_each_entry(ks, &o->stacks, list)
 		seq_printf(m, "# stack %s %u\n", ks->glob, ks->depth);
 	mutex_unlock(&lrb_events_mutex);

@@ -20,7 +20,7 @@ struct seq_file;
 /**
  * struct lrb_events_owner - a channel's side of the registry
  * @list: in the list of owners.
- * @globs: the selectors the channel enabled.
+ * @globs: the selectors the channel enabled or disabled, kept in order.
  * @links: the channel's links, one per selected event.
  * @chan: the buffers while the channel is enabled, else NULL.
  * @layout: the channel's &enum lrb_layout; set while it is disabled.
@@ -138,6 +138,17 @@ static inline int lrb_stack_alloc(void)
 #endif
 
 #ifdef CONFIG_LRB_TRACE_EVENTS
+/* A field of a __data_loc word in the metadata: "_FIELD_" @name, @bits. */
+struct lrb_te_loc_part {
+	const char *name;
+	unsigned int bits;
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned int lrb_te_loc_parts(unsigned int esize,
+			      struct lrb_te_loc_part *part);
+#endif
+
 /* The trace events of vmlinux (include/asm-generic/vmlinux.lds.h). */
 extern struct trace_event_call *__start_ftrace_events[];
 extern struct trace_event_call *__stop_ftrace_events[];

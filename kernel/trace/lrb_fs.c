@@ -59,6 +59,7 @@
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/splice.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/trace_clock.h>
@@ -68,6 +69,7 @@
 #include <linux/uuid.h>
 #include <linux/utsname.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
 
 #include "trace.h"
 #include "lrb_events.h"
@@ -277,7 +279,12 @@ static int lrb_fs_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Copy a short setting written by the user, without the trailing space. */
+/*
+ * Copy a short setting written by the user, without its trailing newline.
+ * The text is exact: one newline may end it, no other space may start or
+ * end it ("1\n\n", " 1" and "1 " are not "1"). isspace() also takes the
+ * byte 0xa0 (Latin-1's no-break space) for one, so it is refused too.
+ */
 static int lrb_fs_get_text(const char __user *ubuf, size_t count,
 			   char *buf, size_t size)
 {
@@ -288,9 +295,28 @@ static int lrb_fs_get_text(const char __user *ubuf, size_t count,
 	/* A NUL would cut the text short: "1\0junk" is not "1". */
 	if (memchr(buf, '\0', count))
 		return -EINVAL;
+	if (buf[count - 1] == '\n')
+		count--;
 	buf[count] = '\0';
-	memmove(buf, strim(buf), strlen(strim(buf)) + 1);
+	if (count && (isspace(buf[0]) || isspace(buf[count - 1])))
+		return -EINVAL;
 	return 0;
+}
+
+/*
+ * A number as the settings spell it: decimal digits, without a sign or a
+ * leading zero, which kstrtouint() would take ("+1", "01").
+ */
+static int lrb_fs_decimal(const char *text, unsigned int *v)
+{
+	const char *p;
+
+	if (!*text || (text[0] == '0' && text[1]))
+		return -EINVAL;
+	for (p = text; *p; p++)
+		if (!isdigit(*p))
+			return -EINVAL;
+	return kstrtouint(text, 10, v) ? -EINVAL : 0;
 }
 
 static void lrb_fs_wakeup(struct lrb_channel *chan, int cpu, void *priv)
@@ -351,9 +377,9 @@ static int lrb_fs_subbuf_size_show(const struct lrb_fs_chan *fc, char *buf,
 static int lrb_fs_subbuf_size_parse(const char *text, struct lrb_config *c,
 				    enum lrb_fs_clock *clock)
 {
-	unsigned long v;
+	unsigned int v;
 
-	if (kstrtoul(text, 10, &v))
+	if (lrb_fs_decimal(text, &v))
 		return -EINVAL;
 	c->subbuf_size = v;
 	return 0;
@@ -368,7 +394,7 @@ static int lrb_fs_num_subbufs_show(const struct lrb_fs_chan *fc, char *buf,
 static int lrb_fs_num_subbufs_parse(const char *text, struct lrb_config *c,
 				    enum lrb_fs_clock *clock)
 {
-	return kstrtouint(text, 10, &c->num_subbufs) ? -EINVAL : 0;
+	return lrb_fs_decimal(text, &c->num_subbufs);
 }
 
 static int lrb_fs_mode_show(const struct lrb_fs_chan *fc, char *buf,
@@ -594,7 +620,7 @@ static int lrb_fs_get_uint(const char __user *ubuf, size_t count,
 	ret = lrb_fs_get_text(ubuf, count, text, sizeof(text));
 	if (ret)
 		return ret;
-	return kstrtouint(text, 10, v) ? -EINVAL : 0;
+	return lrb_fs_decimal(text, v);
 }
 
 /* A boolean setting written by the user: "0" or "1", nothing else. */
@@ -1465,10 +1491,15 @@ static int lrb_fs_stream_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Nothing more will come: the channel is disabled and flushed, or the CPU is offline. */
+/*
+ * Nothing more will come: the channel is disabled and flushed, or the CPU
+ * is dead and its last sub-buffer closed (not merely offline: its tail is
+ * closed after it dies, lrb_cpu_closed()).
+ */
 static bool lrb_fs_stream_eof(struct lrb_fs_stream *st)
 {
-	return READ_ONCE(st->fc->flushed) || !cpu_online(st->cpu);
+	return READ_ONCE(st->fc->flushed) ||
+	       lrb_cpu_closed(st->fc->chan, st->cpu);
 }
 
 /* Take the next sub-buffer for read(), waiting unless O_NONBLOCK. */
@@ -1525,12 +1556,25 @@ static int lrb_fs_stream_hold(struct lrb_fs_stream *st, struct file *file)
 	return 0;
 }
 
-/* Put back what read() held: -EIO if writers reused it while it was copied. */
+/*
+ * Put back what read() held. -EIO if writers reused it while it was
+ * copied: the copy is invalid, the caller takes the next one; -EINTR
+ * instead when a signal is pending, since writers that lap the reader
+ * every time would otherwise keep the read going round for ever.
+ */
 static int lrb_fs_stream_put_read(struct lrb_fs_stream *st)
 {
+	int ret;
+
 	st->held = false;
 	st->held_by_read = false;
-	return lrb_put_subbuf(st->fc->chan, st->cpu, &st->sb);
+	ret = lrb_put_subbuf(st->fc->chan, st->cpu, &st->sb);
+	if (ret != -EIO)
+		return ret;
+	if (signal_pending(current))
+		return -EINTR;
+	cond_resched();
+	return ret;
 }
 
 /*
@@ -1802,10 +1846,53 @@ static int lrb_fs_stream_mmap(struct file *file, struct vm_area_struct *vma)
 	return lrb_mmap(st->fc->chan, st->cpu, vma);
 }
 
+/* Hold the next packet for read() if one is ready, without waiting. */
+static int lrb_fs_stream_hold_ready(struct lrb_fs_stream *st)
+{
+	bool eof;
+	int ret;
+
+	if (st->held || st->part_len)
+		return 0;
+	eof = lrb_fs_stream_eof(st);
+	/* Pairs with the release of fc->flushed, as in lrb_fs_stream_take(). */
+	smp_rmb();
+	ret = lrb_get_subbuf(st->fc->chan, st->cpu, &st->sb);
+	if (!ret) {
+		st->held = true;
+		st->held_by_read = true;
+	}
+	/* At end of file, read() returns 0 at once. */
+	return ret == -EAGAIN && eof ? 0 : ret;
+}
+
+/*
+ * splice() reads with the rules of read(): copy_splice_read() calls
+ * lrb_fs_stream_read(), the pipe locked. It does not pass SPLICE_F_NONBLOCK
+ * on, so a splice that must not wait holds the next packet here first, or
+ * fails with EAGAIN, as read() does with O_NONBLOCK.
+ */
+static ssize_t lrb_fs_stream_splice_read(struct file *in, loff_t *ppos,
+					 struct pipe_inode_info *pipe,
+					 size_t len, unsigned int flags)
+{
+	struct lrb_fs_stream *st = in->private_data;
+	int ret = 0;
+
+	if (flags & SPLICE_F_NONBLOCK) {
+		mutex_lock(&st->lock);
+		ret = lrb_fs_stream_hold_ready(st);
+		mutex_unlock(&st->lock);
+		if (ret)
+			return ret;
+	}
+	return copy_splice_read(in, ppos, pipe, len, flags);
+}
+
 static const struct file_operations lrb_fs_stream_fops = {
 	.open = lrb_fs_stream_open,
 	.read_iter = lrb_fs_stream_read,
-	.splice_read = copy_splice_read,
+	.splice_read = lrb_fs_stream_splice_read,
 	.poll = lrb_fs_stream_poll,
 	.unlocked_ioctl = lrb_fs_stream_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
@@ -1981,7 +2068,6 @@ static ssize_t lrb_fs_control_write(struct file *file, const char __user *ubuf,
 	if (!name)
 		return -EINVAL;
 	*name++ = '\0';
-	name = skip_spaces(name);
 	mutex_lock(&lrb_fs_mutex);
 	if (!strcmp(text, "create"))
 		ret = lrb_fs_create(name);

@@ -18,6 +18,8 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 
+#include "lrb_events.h"
+
 #define SB_SIZE		256UL
 #define PHDR		sizeof(struct lrb_packet_header)
 #define REC8		16UL	/* a record with an 8-byte payload */
@@ -824,6 +826,49 @@ static void lrb_test_packet_header(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
 }
 
+#ifdef CONFIG_LRB_TRACE_EVENTS
+/*
+ * The metadata of a __data_loc word, read as a CTF reader reads it: bit
+ * fields from the least significant bit of a little-endian word, from the
+ * most significant bit of a big-endian one. Each split of the length must
+ * give back the offset and the length stored as one native u32.
+ */
+static void lrb_test_data_loc_tsdl(struct kunit *test)
+{
+	struct lrb_te_loc_part part[3];
+	unsigned int esize, i, n;
+
+	for (esize = 1; esize <= 8; esize <<= 1) {
+		u32 off = 0x1234, len = 0x0a58, word = len << 16 | off;
+		u32 got_off = ~0U, got_len = 0, shift = 0, v;
+
+		n = lrb_te_loc_parts(esize, part);
+		KUNIT_ASSERT_LE(test, n, 3U);
+		for (i = 0; i < n; i++) {
+			if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+				v = word >> (32 - shift - part[i].bits);
+			else
+				v = word >> shift;
+			v &= (1U << part[i].bits) - 1;
+			shift += part[i].bits;
+			if (!strcmp(part[i].name, "off")) {
+				got_off = v;
+			} else if (!strcmp(part[i].name, "len_low")) {
+				got_len |= v;
+			} else {
+				KUNIT_EXPECT_STREQ(test, part[i].name, "len");
+				/* The sequence's length: elements, not bytes. */
+				KUNIT_EXPECT_EQ(test, v, len / esize);
+				got_len |= v << (16 - part[i].bits);
+			}
+		}
+		KUNIT_EXPECT_EQ(test, shift, 32U);
+		KUNIT_EXPECT_EQ(test, got_off, off);
+		KUNIT_EXPECT_EQ(test, got_len, len);
+	}
+}
+#endif
+
 static void lrb_test_stats_reconcile(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
@@ -980,6 +1025,7 @@ static void lrb_test_hotplug(struct kunit *test)
 		kunit_skip(test, "no CPU can go offline");
 	chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
 	w.chan = chan;
+	KUNIT_EXPECT_FALSE(test, lrb_cpu_closed(chan, cpu));
 	WRITE_ONCE(lrb_test_now, 5000);
 	for (w.v = 0; w.v < 5; w.v++) {
 		KUNIT_ASSERT_EQ(test, ipi_write(cpu, &w), 0);
@@ -988,6 +1034,7 @@ static void lrb_test_hotplug(struct kunit *test)
 	/* The CPU that closes the dead one's sub-buffer has a clock behind. */
 	WRITE_ONCE(lrb_test_now, 4000);
 	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+	KUNIT_EXPECT_TRUE(test, lrb_cpu_closed(chan, cpu));
 	/* The outgoing CPU's sub-buffer was closed: all five are readable. */
 	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, cpu, &sb), 0);
 	ph = sb.data;
@@ -997,6 +1044,7 @@ static void lrb_test_hotplug(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, cpu, &sb), 0);
 	next = 5;
 	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	KUNIT_EXPECT_FALSE(test, lrb_cpu_closed(chan, cpu));
 	WRITE_ONCE(lrb_test_now, 6000);
 	for (w.v = 5; w.v < 8; w.v++) {
 		KUNIT_ASSERT_EQ(test, ipi_write(cpu, &w), 0);
@@ -1165,6 +1213,9 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_extended_header),
 	KUNIT_CASE(lrb_test_long_record),
 	KUNIT_CASE(lrb_test_packet_header),
+#ifdef CONFIG_LRB_TRACE_EVENTS
+	KUNIT_CASE(lrb_test_data_loc_tsdl),
+#endif
 	KUNIT_CASE(lrb_test_stats_reconcile),
 	KUNIT_CASE(lrb_test_bad_cpu),
 	KUNIT_CASE(lrb_test_wakeup),
@@ -1188,3 +1239,4 @@ kunit_test_suite(lrb_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the LRB ring buffer");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -16,6 +16,7 @@
  * (trace_get_fields()), so no layout is written down twice.
  */
 
+#include <kunit/visibility.h>
 #include <linux/lrb.h>
 #include <linux/lrb_marker.h>
 #include <linux/module.h>
@@ -372,29 +373,53 @@ static unsigned int lrb_te_loc_elem(const struct ftrace_event_field *f)
 	return esize;
 }
 
-/*
- * The 32-bit location of dynamic data (__data_loc or __rel_loc): 16 bits
- * of offset, then 16 bits of length in bytes. For elements of 2^k bytes,
- * the length is split so that its high 16 - k bits are the element count
- * that the CTF sequence needs.
+/**
+ * lrb_te_loc_parts() - the fields that describe a dynamic data location
+ * @esize: bytes of an element of the data, a power of two up to 8.
+ * @part: the fields, in the order of the metadata (three at most).
+ *
+ * The location of __data_loc or __rel_loc data is one native u32,
+ * (length in bytes << 16) | offset. CTF packs bit fields from the least
+ * significant bit of a little-endian word and from the most significant
+ * bit of a big-endian one: the offset comes first on a little-endian CPU,
+ * last on a big-endian one. For elements of 2^k bytes, the length is split
+ * so that its high 16 - k bits ("len") are the element count that the CTF
+ * sequence needs, its low k bits "len_low".
+ *
+ * Return: the number of fields, 2 or 3.
  */
+VISIBLE_IF_KUNIT unsigned int lrb_te_loc_parts(unsigned int esize,
+					       struct lrb_te_loc_part *part)
+{
+	unsigned int k = ilog2(esize), i, n = 0;
+	const struct lrb_te_loc_part le[] = {
+		{ "off", 16 }, { "len_low", k }, { "len", 16 - k },
+	};
+
+	for (i = 0; i < ARRAY_SIZE(le); i++) {
+		const struct lrb_te_loc_part *p = &le[i];
+
+		if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+			p = &le[ARRAY_SIZE(le) - 1 - i];
+		if (p->bits)
+			part[n++] = *p;
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(lrb_te_loc_parts);
+
 static void lrb_te_loc(struct seq_buf *s, const char *name, unsigned int esize,
 		       unsigned int align)
 {
+	struct lrb_te_loc_part part[3];
+	unsigned int i, n = lrb_te_loc_parts(esize, part);
 	char fname[80];
-	unsigned int k = ilog2(esize);
 
-	snprintf(fname, sizeof(fname), "_%s_off", name);
-	lrb_tsdl_integer(s, fname, 16, align, 0, "");
-	if (!k) {
-		snprintf(fname, sizeof(fname), "_%s_len", name);
-		lrb_tsdl_integer(s, fname, 16, 8, 0, "");
-		return;
+	for (i = 0; i < n; i++) {
+		snprintf(fname, sizeof(fname), "_%s_%s", name, part[i].name);
+		lrb_tsdl_integer(s, fname, part[i].bits,
+				 i ? (part[i].bits % 8 ? 1 : 8) : align, 0, "");
 	}
-	snprintf(fname, sizeof(fname), "_%s_len_low", name);
-	lrb_tsdl_integer(s, fname, k, 1, 0, "");
-	snprintf(fname, sizeof(fname), "_%s_len", name);
-	lrb_tsdl_integer(s, fname, 16 - k, 1, 0, "");
 }
 
 /* The dynamic data of @f, after the fixed part. */

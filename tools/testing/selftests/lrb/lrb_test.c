@@ -371,6 +371,68 @@ TEST_F(chan, setting_strict)
 	EXPECT_EQ(0, put(cpath("subbuf_size"), "8192\n"));
 }
 
+/*
+ * Every spelling of a value but its own, with at most one newline, is
+ * EINVAL and changes nothing: a sign, a leading zero, a second newline,
+ * space around it, and Latin-1's no-break space (0xa0, which the kernel's
+ * isspace() takes for a space). The value itself is taken, then put back.
+ */
+static const struct { const char *file, *val; } exact_files[] = {
+	{ "subbuf_size", "8192" },
+	{ "num_subbufs", "8" },
+	{ "enable", "1" },
+	{ "switch_timer", "100000" },
+	{ "dump_on_oops", "1" },
+	{ "pid_follow", "1" },
+};
+
+static const char * const bad_spellings[] = {
+	"+%s", "0%s", "%s\n\n", "%s\xa0", "\xa0%s", " %s", "%s ", "\t%s\n",
+};
+
+TEST_F(chan, setting_exact_text)
+{
+	char before[64], val[64];
+
+	for (unsigned int f = 0; f < ARRAY_SIZE(exact_files); f++) {
+		const char *file = exact_files[f].file;
+
+		if (access(cpath(file), F_OK))
+			continue;
+		for (unsigned int i = 0; i < ARRAY_SIZE(bad_spellings); i++) {
+			snprintf(val, sizeof(val), bad_spellings[i],
+				 exact_files[f].val);
+			expect_setting_refused(_metadata, file, val, EINVAL);
+		}
+		ASSERT_EQ(0, get(cpath(file), before, sizeof(before)));
+		snprintf(val, sizeof(val), "%s\n", exact_files[f].val);
+		EXPECT_EQ(0, put(cpath(file), val)) {
+			TH_LOG("%s = %s", file, exact_files[f].val);
+		}
+		EXPECT_EQ(0, put(cpath(file), before));
+	}
+}
+
+/* The control file too: one space between the command and the name. */
+TEST_F(chan, control_exact_text)
+{
+	static const char * const bad[] = {
+		"create nbsp1\xa0", "\240create nbsp1", "create \xa0nbsp1",
+		"create  nbsp1", "create nbsp1\n\n", " create nbsp1",
+		"create nbsp1 ",
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, put(LRB_DIR "/control", bad[i])) {
+			TH_LOG("'%s'", bad[i]);
+		}
+	}
+	EXPECT_NE(0, access(LRB_DIR "/nbsp1", F_OK));
+	EXPECT_NE(0, access(LRB_DIR "/nbsp1\xa0", F_OK));
+	EXPECT_EQ(0, chan_control("create", "nbsp1"));
+	EXPECT_EQ(0, chan_control("remove", "nbsp1"));
+}
+
 TEST_F(chan, create_bad_names)
 {
 	EXPECT_EQ(-EINVAL, put_bytes(LRB_DIR "/control",
@@ -780,6 +842,66 @@ TEST_F(chan, read_woken_by_offline)
 	close(fd);
 }
 
+/* The number of the CPU hotplug state @name, or -1. */
+static int hotplug_state(const char *name)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/hotplug/states", "r");
+	char line[128], *colon;
+	int state = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		colon = strchr(line, ':');
+		if (colon && !strcmp(colon + 2, name))
+			state = atoi(line);
+	}
+	if (f)
+		fclose(f);
+	return state;
+}
+
+/*
+ * CPU 1 parked between leaving cpu_online_mask and its death's teardown
+ * (CONFIG_CPU_HOTPLUG_STATE_CONTROL): its tail is not closed yet, so a read
+ * finds nothing and no end of file. The CPU cannot go further down with
+ * one other online (EBUSY): back up, nothing was lost, and the flush of
+ * the disable delivers the tail, then the end.
+ */
+TEST_F(chan, read_parked_cpu)
+{
+	const char *target = "/sys/devices/system/cpu/cpu1/hotplug/target";
+	int dead = hotplug_state("trace/lrb:dead"), fd, n = 0;
+	unsigned char pkt[SUBBUF];
+	char state[16];
+	cpu_set_t set;
+	ssize_t r;
+
+	if (dead < 0 || access(target, W_OK))
+		SKIP(return, "no CONFIG_CPU_HOTPLUG_STATE_CONTROL or CPU 1");
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, annotate("parked"));
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	fd = open_stream(1, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	snprintf(state, sizeof(state), "%d", dead);
+	ASSERT_EQ(0, put(target, state));
+	EXPECT_EQ(-1, read(fd, pkt, sizeof(pkt)));
+	EXPECT_EQ(EAGAIN, errno);
+	snprintf(state, sizeof(state), "%d", hotplug_state("online"));
+	ASSERT_EQ(0, put(target, state));
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	while ((r = read(fd, pkt, sizeof(pkt))) > 0)
+		n += packet_records(pkt, "parked");
+	EXPECT_EQ(0, r);
+	EXPECT_EQ(1, n);
+	close(fd);
+}
+
 TEST_F(chan, remove_while_open)
 {
 	unsigned char pkt[SUBBUF];
@@ -1032,7 +1154,7 @@ TEST_F(chan, events_bad_commands)
 {
 	static const char * const bad[] = {
 		"sched:", ":sched_switch", "a:b:c", "[abc", "x]", "bad/char",
-		"sp ace", "[[a]]",
+		"sp ace", "[[a]]", "q\xe9q*", "caf\xe9", "name\xa0x",
 		"a123456789012345678901234567890123456789012345678901234567890123",
 	};
 
@@ -1044,6 +1166,12 @@ TEST_F(chan, events_bad_commands)
 	EXPECT_EQ(-EINVAL, events_cmd("frobnicate", "sched:sched_switch"));
 	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable\n"));
 	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable    "));
+	/* One space, one newline; 0xa0 is not a space. */
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable  sched\n"));
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable sched\xa0"));
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "\240enable sched"));
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable\xa0sched"));
+	EXPECT_EQ(-EINVAL, put(cpath("events"), "enable sched\n\n"));
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-EINVAL, events_cmd("enable", bad[i])) {
 			TH_LOG("selector '%s'", bad[i]);
@@ -1429,6 +1557,81 @@ TEST_F(chan, marker_module_load_unload)
 	EXPECT_NE(NULL, strstr(big, "name = \"lrb_sample_bye\";"));
 	if (c.step_id > 0)
 		EXPECT_NE(NULL, strstr(big, "name = \"lrb_sample:lrb_sample_step\";"));
+}
+
+/* Whether the channel takes @name of the sample module as it loads. */
+static int sample_takes(const char *name)
+{
+	char prefix[80];
+	int n;
+
+	if (system("insmod " SAMPLE_KO))
+		return -1;
+	snprintf(prefix, sizeof(prefix), "%s ", name);
+	n = events_count(prefix, "enabled");
+	if (system("rmmod lrb_sample"))
+		return -1;
+	return n;
+}
+
+/* The selectors the channel keeps, from its events file. */
+static const char *kept_selectors(void)
+{
+	if (get(cpath("events"), big, sizeof(big)))
+		return "";
+	return strstr(big, "\n# ") ? strstr(big, "\n# ") + 1 : "";
+}
+
+/*
+ * A disable deselects the events of modules loaded later too, whatever
+ * spelling the enable had; one that overrides a wider enable is kept.
+ */
+TEST_F(chan, events_disable_spellings)
+{
+	const char *step = "lrb_sample:lrb_sample_step";
+	bool has_step;
+
+	if (access(SAMPLE_KO, F_OK) || access(cpath("events"), F_OK))
+		SKIP(return, "no " SAMPLE_KO " or CONFIG_LRB_MARKERS=n");
+	/* Whole names, enabled while the module is loaded, are kept. */
+	ASSERT_EQ(0, system("insmod " SAMPLE_KO));
+	has_step = event_id(step) >= 0;
+	ASSERT_EQ(0, events_cmd("enable", "lrb_sample_burst"));
+	if (has_step)
+		ASSERT_EQ(0, events_cmd("enable", step));
+	ASSERT_EQ(0, system("rmmod lrb_sample"));
+	EXPECT_EQ(1, sample_takes("lrb_sample_burst"));
+	if (has_step)
+		EXPECT_EQ(1, sample_takes(step));
+	/*
+	 * A glob over the marker's name, the event part alone of
+	 * SYSTEM:EVENT: each forgets the enable, the module's next load
+	 * records neither.
+	 */
+	ASSERT_EQ(0, events_cmd("disable", "lrb_sample_b*"));
+	if (has_step)
+		ASSERT_EQ(0, events_cmd("disable", "lrb_sample_step"));
+	EXPECT_STREQ("", kept_selectors());
+	EXPECT_EQ(0, sample_takes("lrb_sample_burst"));
+	if (has_step)
+		EXPECT_EQ(0, sample_takes(step));
+
+	/* A narrower disable is kept after the enable it overrides. */
+	ASSERT_EQ(0, events_cmd("enable", "lrb_sample*"));
+	ASSERT_EQ(0, events_cmd("disable", "lrb_sample:*"));
+	EXPECT_STREQ("# enable lrb_sample*\n# disable lrb_sample:*\n",
+		     kept_selectors());
+	EXPECT_EQ(1, sample_takes("lrb_sample_burst"));
+	if (has_step)
+		EXPECT_EQ(0, sample_takes(step));
+	/* An enable covering both replaces them; "all" forgets everything. */
+	ASSERT_EQ(0, events_cmd("enable", "lrb_*"));
+	EXPECT_STREQ("# enable lrb_*\n", kept_selectors());
+	if (has_step)
+		EXPECT_EQ(1, sample_takes(step));
+	ASSERT_EQ(0, events_cmd("disable", "all"));
+	EXPECT_STREQ("", kept_selectors());
+	EXPECT_EQ(0, sample_takes("lrb_sample_burst"));
 }
 
 TEST_F(chan, marker_disabled_at_run_time)
@@ -1881,6 +2084,38 @@ TEST_F(chan, splice_small_pipe)
 	/* Then end of file: the channel is disabled and drained. */
 	EXPECT_EQ(0, splice(fd, NULL, p[1], NULL, 65536, 0));
 	free(pkt);
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void on_alarm(int sig)
+{
+}
+
+/*
+ * SPLICE_F_NONBLOCK on a stream opened without O_NONBLOCK: EAGAIN at once
+ * while no packet is ready (the alarm, without SA_RESTART, turns a wait
+ * into EINTR), then the packet, then end of file.
+ */
+TEST_F(chan, splice_nonblock)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int fd, p[2];
+
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	ASSERT_EQ(0, pipe(p));
+	fd = open_stream(0, O_RDONLY);
+	ASSERT_LE(0, fd);
+	alarm(2);
+	EXPECT_EQ(-1, splice(fd, NULL, p[1], NULL, 65536, SPLICE_F_NONBLOCK));
+	EXPECT_EQ(EAGAIN, errno);
+	alarm(0);
+	ASSERT_EQ(0, annotate("nb"));
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	EXPECT_LT(0, splice(fd, NULL, p[1], NULL, 65536, SPLICE_F_NONBLOCK));
+	EXPECT_EQ(0, splice(fd, NULL, p[1], NULL, 65536, SPLICE_F_NONBLOCK));
 	close(fd);
 	close(p[0]);
 	close(p[1]);
@@ -2361,6 +2596,13 @@ TEST_F(chan, stack_bad_input)
 	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "-1"));
 	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "129"));
 	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "4 5"));
+	/* The depth as lrb.rst spells it: no sign, zero, space or 0xa0. */
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "+4"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "04"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", " 4"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "\2404"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "4\xa0"));
+	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid", "4\n"));
 	EXPECT_EQ(-EINVAL, stack_cmd("syscalls:sys_enter_getppid",
 				     "99999999999999999999"));
 	EXPECT_EQ(-EINVAL, stack_cmd("bad/char", "4"));
