@@ -1355,7 +1355,7 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 		seq_printf(m, "%-40s %5u %s\n", ev->name, ev->id,
 			   lrb_link_find(o, ev) ? "enabled" : "-");
 	list_for_each_entry(g, &o->globs, list)
-		seq_printf(m, "# %s %s\n", g->enable ? "enable" : "disable",
+		seq_printf(m, "# %s %s\n", str_enable_disable(g->enable),
 			   g->glob);
 	list_for_each_entry(ks, &o->stacks, list)
 		seq_printf(m, "# stack %s %u\n", ks->glob, ks->depth);
