@@ -1418,7 +1418,7 @@ static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
 	int node = cpu_to_node(cpu);
 	struct lrb_cpu_buf *buf;
 
-	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL, node);
+	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL_ACCOUNT, node);
 	if (!buf)
 		return NULL;
 	buf->chan = chan;
@@ -1431,14 +1431,15 @@ static struct lrb_cpu_buf *lrb_cpu_buf_alloc(struct lrb_channel *chan,
 	buf->w.buf_mask = chan->buf_mask;
 	buf->w.clock = chan->config.clock;
 	buf->w.cc = kcalloc_node(chan->config.num_subbufs, sizeof(*buf->w.cc),
-				 GFP_KERNEL, node);
+				 GFP_KERNEL_ACCOUNT, node);
 	/*
 	 * Zeroed, and mappable to user space by a later reader (as
-	 * vmalloc_user()); failing rather than invoking the OOM killer.
+	 * vmalloc_user()); failing rather than invoking the OOM killer;
+	 * charged, as the rest of the buffer, to the creator's memory cgroup.
 	 */
 	buf->w.data = __vmalloc_node_range(chan->buf_mask + 1, SHMLBA,
 					   VMALLOC_START, VMALLOC_END,
-					   GFP_KERNEL | __GFP_ZERO |
+					   GFP_KERNEL_ACCOUNT | __GFP_ZERO |
 					   __GFP_RETRY_MAYFAIL | __GFP_NOWARN,
 					   PAGE_KERNEL, VM_USERMAP, node,
 					   __builtin_return_address(0));

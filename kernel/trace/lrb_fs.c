@@ -46,7 +46,9 @@
  * while disabled.
  */
 
+#include <linux/capability.h>
 #include <linux/ctype.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/kdebug.h>
 #include <linux/kernel.h>
@@ -80,16 +82,23 @@
 #define LRB_FS_DUMP_RECORDS	64	/* per CPU, on an oops */
 #define LRB_FS_DUMP_MAX		1024	/* in all, fewer per CPU if need be */
 #define LRB_FS_DUMP_LINE	256
+#define LRB_FS_CHANS_MAX	64
+#define LRB_FS_PACE_MS		10
 
 /*
- * File modes. The group tracefs is mounted with (gid=) may record: write
- * the settings, control and enable files as well as read; ftrace's 0640
- * would only let it read. Nobody else gets in: tracefs's root is 0700
- * unless it is mounted with another mode=.
+ * File modes: who may do what (lrb.rst has the table). Root decides what
+ * is recorded, as with ftrace's 0640 files: the control and setting
+ * files are root's to write, and lrb_fs_may_write() also asks their
+ * writer for CAP_PERFMON, as perf does for tracepoints. The group
+ * tracefs is mounted with (gid=) reads them, and may start and stop a
+ * channel (enable); nobody else gets in, as tracefs's root is 0700
+ * unless mounted with another mode=.
  */
-#define LRB_FS_MODE_WRITE	0660
+#define LRB_FS_MODE_WRITE	0640
+#define LRB_FS_MODE_GROUP	0660
 #define LRB_FS_MODE_READ	0440
 #define LRB_FS_MODE_WRITE_ONLY	0220
+#define LRB_FS_MODE_ROOT_ONLY	0200
 
 /* The user-space ABI: the same layout on every architecture. */
 static_assert(sizeof(struct lrb_stream_info) == 32);
@@ -130,6 +139,7 @@ struct lrb_fs_dump {
  * struct lrb_fs_stream - the stream file of one CPU
  * @fc: the channel.
  * @cpu: the CPU.
+ * @paced: lrb_fs_pace() of the flush.
  * @lock: serializes the operations on the open file.
  * @open: the file is open (one reader at a time); under lrb_fs_mutex.
  * @held: @sb is held, taken by LRB_IOC_GET_SUBBUF or by a read().
@@ -148,6 +158,7 @@ struct lrb_fs_dump {
 struct lrb_fs_stream {
 	struct lrb_fs_chan *fc;
 	int cpu;
+	unsigned long paced;
 	struct mutex lock;	/* serializes the file operations */
 	bool open;
 	bool held;
@@ -168,6 +179,7 @@ struct lrb_fs_stream {
  * @list: in lrb_fs_chans.
  * @name: the directory name.
  * @dir: the directory.
+ * @paced: lrb_fs_pace() of enable.
  * @config: the settings the buffers were allocated with.
  * @clock: &enum lrb_fs_clock.
  * @chan: the buffers.
@@ -186,6 +198,7 @@ struct lrb_fs_chan {
 	struct list_head list;
 	char name[LRB_FS_NAME_MAX + 1];
 	struct dentry *dir;
+	unsigned long paced;
 	struct lrb_config config;
 	enum lrb_fs_clock clock;
 	struct lrb_channel *chan;
@@ -203,6 +216,7 @@ struct lrb_fs_chan {
 static DEFINE_MUTEX(lrb_fs_mutex);
 /* Changed under lrb_fs_mutex, with the _rcu calls: readable without it. */
 static LIST_HEAD(lrb_fs_chans);
+static unsigned int lrb_fs_nr_chans;	/* under lrb_fs_mutex */
 static struct dentry *lrb_fs_root;
 
 /*
@@ -253,10 +267,56 @@ static struct lrb_fs_chan *lrb_fs_get(struct file *file, bool stream)
 	return ERR_PTR(-ENODEV);
 }
 
+/*
+ * A file the group may write (its mode has 0020) needs no more. Any other
+ * file decides what is recorded or how: its writer must be able to use
+ * perf's tracepoints too, even if the file mode lets it in (uid 0
+ * without CAP_PERFMON or CAP_SYS_ADMIN, or a mode root changed).
+ */
+static int lrb_fs_may_write(struct inode *inode, struct file *file)
+{
+	if (!(file->f_mode & FMODE_WRITE) || (inode->i_mode & 0020))
+		return 0;
+	return perfmon_capable() ? 0 : -EPERM;
+}
+
+/*
+ * Pace what a caller without CAP_PERFMON makes every CPU do (the IPIs of
+ * a flush or a snapshot, the text patching of an enable): once per
+ * LRB_FS_PACE_MS for each @next, the earliest jiffies of the next one. A
+ * caller whose turn has not come sleeps until it has; -EINTR if a signal
+ * ends the sleep. A @next further ahead than one period is stale (jiffies
+ * wrapped around it): the turn has come.
+ */
+static int lrb_fs_pace(unsigned long *next)
+{
+	unsigned long period = msecs_to_jiffies(LRB_FS_PACE_MS);
+	unsigned long now, old, wait;
+
+	if (perfmon_capable())
+		return 0;
+	for (;;) {
+		now = jiffies;
+		old = READ_ONCE(*next);
+		wait = old - now;
+		if (wait && wait <= period) {
+			if (msleep_interruptible(jiffies_to_msecs(wait)))
+				return -EINTR;
+			continue;
+		}
+		if (try_cmpxchg(next, &old, now + period))
+			return 0;
+	}
+}
+
 static int lrb_fs_open(struct inode *inode, struct file *file)
 {
 	struct lrb_fs_chan *fc;
+	int ret;
 
+	ret = lrb_fs_may_write(inode, file);
+	if (ret)
+		return ret;
 	mutex_lock(&lrb_fs_mutex);
 	fc = lrb_fs_get(file, false);
 	mutex_unlock(&lrb_fs_mutex);
@@ -654,6 +714,8 @@ static ssize_t lrb_fs_enable_write(struct file *file, const char __user *ubuf,
 	int ret;
 
 	ret = lrb_fs_get_bool(ubuf, count, &on);
+	if (!ret)
+		ret = lrb_fs_pace(&fc->paced);
 	if (ret)
 		return ret;
 	mutex_lock(&lrb_fs_mutex);
@@ -1729,7 +1791,9 @@ static long lrb_fs_stream_snapshot(struct lrb_fs_stream *st,
 	unsigned long begin, end;
 	int ret;
 
-	ret = lrb_snapshot(st->fc->chan, st->cpu, &begin, &end);
+	ret = lrb_fs_pace(&st->paced);
+	if (!ret)
+		ret = lrb_snapshot(st->fc->chan, st->cpu, &begin, &end);
 	if (ret)
 		return ret;
 	st->snapshot.begin = begin;
@@ -1815,8 +1879,9 @@ static long lrb_fs_stream_ioctl(struct file *file, unsigned int cmd,
 		ret = lrb_fs_stream_query(st, cmd, up);
 		break;
 	case LRB_IOC_FLUSH:
-		lrb_flush(st->fc->chan, st->cpu);
-		ret = 0;
+		ret = lrb_fs_pace(&st->paced);
+		if (!ret)
+			lrb_flush(st->fc->chan, st->cpu);
 		break;
 	case LRB_IOC_GET_INFO:
 		ret = lrb_fs_stream_info(st, up);
@@ -1921,10 +1986,10 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 				 &lrb_fs_layout_fops))
 		return -ENOMEM;
 	if (IS_ENABLED(CONFIG_LRB_MARKERS) &&
-	    !tracefs_create_file("statedump", LRB_FS_MODE_WRITE_ONLY, fc->dir,
+	    !tracefs_create_file("statedump", LRB_FS_MODE_ROOT_ONLY, fc->dir,
 				 fc, &lrb_fs_statedump_fops))
 		return -ENOMEM;
-	if (!tracefs_create_file("enable", LRB_FS_MODE_WRITE, fc->dir, fc,
+	if (!tracefs_create_file("enable", LRB_FS_MODE_GROUP, fc->dir, fc,
 				 &lrb_fs_enable_fops) ||
 	    !tracefs_create_file("switch_timer", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_switch_timer_fops) ||
@@ -2010,6 +2075,8 @@ static int lrb_fs_create(const char *name)
 		return -EINVAL;
 	if (lrb_fs_find(name))
 		return -EEXIST;
+	if (lrb_fs_nr_chans >= LRB_FS_CHANS_MAX)
+		return -ENOSPC;
 	fc = kzalloc(sizeof(*fc), GFP_KERNEL);
 	if (!fc)
 		return -ENOMEM;
@@ -2035,6 +2102,7 @@ static int lrb_fs_create(const char *name)
 		return ret;
 	}
 	list_add_tail_rcu(&fc->list, &lrb_fs_chans);
+	lrb_fs_nr_chans++;
 	return 0;
 }
 
@@ -2050,6 +2118,7 @@ static int lrb_fs_remove(const char *name)
 		return -EBUSY;
 	lrb_fs_set_enabled(fc, false);
 	list_del_rcu(&fc->list);
+	lrb_fs_nr_chans--;
 	synchronize_rcu();	/* for lrb_fs_dump_all() */
 	lrb_fs_chan_free(fc);
 	return 0;
@@ -2092,7 +2161,9 @@ static int lrb_fs_control_show(struct seq_file *m, void *v)
 
 static int lrb_fs_control_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, lrb_fs_control_show, NULL);
+	int ret = lrb_fs_may_write(inode, file);
+
+	return ret ? ret : single_open(file, lrb_fs_control_show, NULL);
 }
 
 static const struct file_operations lrb_fs_control_fops = {

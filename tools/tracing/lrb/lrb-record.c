@@ -332,9 +332,9 @@ static void find_tracefs(void)
 	if (!access(path, W_OK))
 		return;
 	if (errno == EACCES)
-		die("%s: permission denied (%s %s)", path,
-		    "run as root, or as a member of the group tracefs was mounted with: mount -o remount,gid=GID",
-		    tracefs);
+		die("%s: permission denied (%s)", path,
+		    access(path, R_OK) ? "run as root" :
+		    "creating a channel needs root; the tracefs group may only start, stop and read channels");
 	snprintf(path, sizeof(path), "%s/trace", tracefs);
 	if (access(path, F_OK))
 		die("tracefs is not mounted at %s (mount -t tracefs nodev %s)",
@@ -404,12 +404,16 @@ static void create_channel(const char *name)
 	snprintf(path, sizeof(path), "%s/lrb/control", tracefs);
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
-		die("%s: %s", path, strerror(errno));
+		die("%s: %s", path, errno == EPERM ?
+		    "creating a channel needs CAP_PERFMON or CAP_SYS_ADMIN" :
+		    strerror(errno));
 	if (dprintf(fd, "create %s\n", chan_name) < 0)
 		die("cannot create channel %s: %s", chan_name,
 		    errno == EEXIST ?
 		    "it exists (a recording killed? lrb-record reset NAME removes it)" :
 		    errno == EINVAL ? "bad name (up to 32 ASCII letters, digits, '_' and '-')" :
+		    errno == ENOSPC ?
+		    "64 channels exist already (lrb-record reset removes killed recordings')" :
 		    strerror(errno));
 	close(fd);
 	chan_created = true;

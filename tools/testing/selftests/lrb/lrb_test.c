@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -23,6 +24,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <linux/lrb.h>
 
 #include "../kselftest_harness.h"
@@ -662,28 +664,88 @@ TEST_F(chan, read_small_buffers)
 #define TRACEFS_DIR	"/sys/kernel/tracing"
 #define TRACING_GID	4242
 
-/*
- * As user @uid in group @gid with the supplementary @groups: create a
- * channel, record one annotation and read it back. Returns 0; 10 if
- * refused with EACCES (also reading the fixture's channel); else the step
- * that failed.
- */
-static int record_as(uid_t uid, gid_t gid, const gid_t *groups, int n)
+/* The files of a channel the tracing group may write (lrb.rst). */
+static bool group_writes(const char *file)
 {
-	char name[32], fixture[256], pkt[SUBBUF];
-	int fd, ret;
+	return !strcmp(file, "enable") || !strcmp(file, "annotate");
+}
 
-	snprintf(fixture, sizeof(fixture), "%s", cpath("stats"));
-	if (setgroups(n, groups) || setgid(gid) || setuid(uid))
-		return 1;
-	snprintf(name, sizeof(name), "kstg%d", getpid());
-	ret = chan_control("create", name);
-	if (ret == -EACCES)
-		return open(fixture, O_RDONLY) < 0 && errno == EACCES ? 10 : 2;
-	if (ret)
+/*
+ * Every file of the channel as a member of the tracing group: only
+ * enable and annotate are writable, and a file opens for reading as its
+ * mode says. Returns 0, or 20 + the index of the file that failed (named
+ * on stderr).
+ */
+static int member_files(void)
+{
+	struct dirent *de;
+	char name[64];
+	struct stat st;
+	int i = 0, fd;
+	bool want, opened;
+	DIR *d = opendir(chan_dir);
+
+	if (!d)
+		return 19;
+	while ((de = readdir(d))) {
+		snprintf(name, sizeof(name), "%.63s", de->d_name);
+		if (name[0] == '.' || stat(cpath(name), &st) ||
+		    S_ISDIR(st.st_mode))
+			continue;
+		i++;
+		want = group_writes(name);
+		fd = open(cpath(name), O_WRONLY);
+		opened = fd >= 0;
+		if (opened)
+			close(fd);
+		else if (errno != EACCES)
+			break;
+		/* Group-writable (0020) exactly when the group may write. */
+		if (opened != want || !(st.st_mode & 0020) == want)
+			break;
+		fd = open(cpath(name), O_RDONLY);
+		opened = fd >= 0;
+		if (opened)
+			close(fd);
+		/* Readable exactly when group-readable (0040). */
+		if (opened == !(st.st_mode & 0040))
+			break;
+	}
+	closedir(d);
+	if (!de)
+		return 0;
+	fprintf(stderr, "# group member: %s (mode 0%o): %s\n", name,
+		(unsigned int)(st.st_mode & 07777), strerror(errno));
+	return 20 + i;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * As a member of the tracing group, on the fixture's channel root set
+ * up: create nothing, write no setting, but start the channel, annotate,
+ * read the record back, and flush no more than once per 10 ms.
+ * Returns 0, or the step that failed.
+ */
+static int member_records(void)
+{
+	char pkt[SUBBUF];
+	double t;
+	int fd, i, ret;
+
+	if (chan_control("create", "kstg") != -EACCES ||
+	    put(cpath("subbuf_size"), "8192") != -EACCES)
 		return 2;
-	snprintf(chan_dir, sizeof(chan_dir), LRB_DIR "/%s", name);
-	if (put(cpath("subbuf_size"), "4096") || put(cpath("enable"), "1"))
+	ret = member_files();
+	if (ret)
+		return ret;
+	if (put(cpath("enable"), "1"))
 		return 3;
 	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
 	if (fd < 0 || annotate("group") || ioctl(fd, LRB_IOC_FLUSH))
@@ -691,17 +753,40 @@ static int record_as(uid_t uid, gid_t gid, const gid_t *groups, int n)
 	if (read(fd, pkt, sizeof(pkt)) != SUBBUF ||
 	    packet_records((unsigned char *)pkt, "group") != 1)
 		return 5;
+	/* 20 periods of jiffies, of which the first may be cut short. */
+	t = now_ms();
+	for (i = 0; i < 21; i++)
+		if (ioctl(fd, LRB_IOC_FLUSH))
+			return 6;
+	t = now_ms() - t;
+	if (t < 180) {
+		fprintf(stderr, "# 21 flushes in %.1f ms\n", t);
+		return 7;
+	}
 	close(fd);
-	return chan_control("remove", name) ? 6 : 0;
+	return put(cpath("enable"), "0") ? 8 : 0;
 }
 
-static int run_as(uid_t uid, gid_t gid, const gid_t *groups, int n)
+/* As a user outside the group: nothing opens. */
+static int outsider(void)
+{
+	if (open(cpath("stats"), O_RDONLY) >= 0 || errno != EACCES ||
+	    open(LRB_DIR "/control", O_RDONLY) >= 0 || errno != EACCES)
+		return 10;
+	return 0;
+}
+
+static int run_as(uid_t uid, gid_t gid, const gid_t *groups, int n,
+		  int (*fn)(void))
 {
 	int status;
 	pid_t pid = fork();
 
-	if (!pid)
-		_exit(record_as(uid, gid, groups, n));
+	if (!pid) {
+		if (setgroups(n, groups) || setgid(gid) || setuid(uid))
+			_exit(1);
+		_exit(fn());
+	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
@@ -717,13 +802,96 @@ TEST_F(chan, tracing_group)
 	ASSERT_EQ(0, stat(TRACEFS_DIR, &st));
 	if (mount("nodev", TRACEFS_DIR, NULL, MS_REMOUNT, "gid=4242,mode=0750"))
 		SKIP(return, "cannot remount tracefs: %s", strerror(errno));
-	/* A member of the group records, as any user... */
-	EXPECT_EQ(0, run_as(4244, 4243, member, 1));
-	/* ... and a user outside it can neither create nor read a channel. */
-	EXPECT_EQ(10, run_as(4245, 4243, NULL, 0));
+	/* A member of the group records on root's channel... */
+	EXPECT_EQ(0, run_as(4244, 4243, member, 1, member_records));
+	/* ... and a user outside it can neither create nor read one. */
+	EXPECT_EQ(0, run_as(4245, 4243, NULL, 0, outsider));
 	snprintf(opts, sizeof(opts), "gid=%u,mode=0%o", (unsigned int)st.st_gid,
 		 (unsigned int)(st.st_mode & 07777));
 	ASSERT_EQ(0, mount("nodev", TRACEFS_DIR, NULL, MS_REMOUNT, opts));
+}
+
+/*
+ * uid 0 without capabilities: the owner of every file, but root's files
+ * also ask for CAP_PERFMON or CAP_SYS_ADMIN. Returns 0, or the step that
+ * failed.
+ */
+static int capless_root(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+	int fd;
+
+	if (syscall(SYS_capset, &hdr, data))
+		return 1;
+	if (open(LRB_DIR "/control", O_WRONLY) >= 0 || errno != EPERM)
+		return 2;
+	if (put(cpath("num_subbufs"), "8") != -EPERM)
+		return 3;
+	if (put(cpath("enable"), "1") || annotate("capless"))
+		return 4;
+	fd = open(cpath("stats"), O_RDONLY);
+	if (fd < 0)
+		return 5;
+	close(fd);
+	return put(cpath("enable"), "0") ? 6 : 0;
+}
+
+TEST_F(chan, root_without_capabilities)
+{
+	char buf[16];
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(capless_root());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* It recorded; what it was refused changed nothing. */
+	EXPECT_EQ(1, stat_total(WRITTEN));
+	ASSERT_EQ(0, get(cpath("num_subbufs"), buf, sizeof(buf)));
+	EXPECT_STREQ("4\n", buf);
+}
+
+/* Channels a control file lists. */
+static int chan_count(void)
+{
+	char buf[8192], *p;
+	int n = 0;
+
+	if (get(LRB_DIR "/control", buf, sizeof(buf)))
+		return -1;
+	for (p = buf; (p = strchr(p, '\n')); p++)
+		n++;
+	return n;
+}
+
+TEST_F(chan, channels_at_most_64)
+{
+	char name[32];
+	int n = chan_count(), i, made = 0;
+
+	ASSERT_LE(1, n);
+	for (i = n; i < 64; i++) {
+		snprintf(name, sizeof(name), "kstn%d", i);
+		if (chan_control("create", name))
+			break;
+		made++;
+	}
+	EXPECT_EQ(64 - n, made);
+	EXPECT_EQ(64, chan_count());
+	EXPECT_EQ(-ENOSPC, chan_control("create", "kstn64"));
+	for (i = n; i < n + made; i++) {
+		snprintf(name, sizeof(name), "kstn%d", i);
+		EXPECT_EQ(0, chan_control("remove", name));
+	}
+	/* Room again. */
+	EXPECT_EQ(0, chan_control("create", "kstn64"));
+	EXPECT_EQ(0, chan_control("remove", "kstn64"));
 }
 
 TEST_F(chan, stats_keys)
@@ -1651,14 +1819,6 @@ TEST_F(chan, marker_disabled_at_run_time)
 }
 
 /* Snapshots, the switch timer and splice. */
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void pin(int cpu)
 {
