@@ -290,7 +290,7 @@ expect "lrb-record --switch-timer out of range is bad usage (2), says why" \
 # UBSAN, lockdep or data-race report behind the tracefs files and
 # lrb-record's use. Reports elsewhere (KCSAN finds races in the VFS) are
 # listed.
-sed '/LRB-USER: oops/q' "$log.txt" >"$work/console"
+sed -E '/LRB-USER: (bug|oops)$/q' "$log.txt" >"$work/console"
 splats "$work/console" >"$work/splats"
 sed 's/^/    /' "$work/splats" | head -n 5
 expect "no kernel splat in LRB code before the deliberate panic" "! grep -q '^lrb: ' '$work/splats'"
@@ -309,6 +309,23 @@ expect "dump on oops: records of both CPUs, in time order" \
 	"grep -q '\] cpu0 ' '$d' && grep -q '\] cpu1 ' '$d' && [ -s '$d.times' ] && sort -c -n '$d.times'"
 expect "dump on oops: trace event fields decoded (sched_switch name=value)" \
 	"grep -qE 'cpu[0-9] sched:sched_switch: pid=[0-9]+ prev_comm=\"[^\"]*\" prev_pid=[0-9]+ prev_prio=[0-9]+ prev_state=[0-9]+ next_comm=\"[^\"]*\" next_pid=[0-9]+ next_prio=[0-9]+' '$d'"
+
+# Dump on a non-fatal oops (LKDTM's BUG): channel "bug" dumped, its
+# kmem:kmalloc pointers hashed (no raw ffff... address), disarmed, armed
+# again by a write of 1, and dumped again at the panic.
+b=$work/bug.txt
+sed -n '/LRB-USER: bug$/,/LRB-USER: bug disarmed/p' "$log.txt" | sed -nE 's/^(\[ *[0-9.]+\] )?(lrb (bug|oops): .*)/\2/p' >"$b"
+echo "    dump on a non-fatal oops: $(grep -c '\] cpu[0-9]' "$b") records printed, $(grep -c 'kmem:kmalloc:' "$b") kmem:kmalloc"
+expect "dump on a non-fatal oops: the armed channel dumped, no other" \
+	"grep -q 'lrb bug: the last 64 records of each CPU, oldest first' '$b' && grep -q 'lrb bug: end of the dump' '$b' && ! grep -q '^lrb oops:' '$b'"
+h='(0{8}[0-9a-f]{8}|\(____ptrval____\))'
+expect "dump on a non-fatal oops: kmem:kmalloc's ptr and call_site hashed as %p hashes them, none raw" \
+	"grep -qE \"kmem:kmalloc: pid=[0-9]+ call_site=\$h ptr=\$h \" '$b' &&
+	 ! grep -E 'kmem:kmalloc:' '$b' | grep -qvE \"call_site=\$h ptr=\$h \""
+expect "dump on a non-fatal oops: the channel disarmed (reads 0), armed again by a write of 1" \
+	"grep -q 'LRB-USER: bug disarmed 0' '$log.txt' && grep -q 'LRB-USER: bug armed again 1' '$log.txt'"
+expect "dump on a non-fatal oops: armed again, the channel dumped again at the panic" \
+	"sed -n '/LRB-USER: oops/,\$p' '$log.txt' | grep -q 'lrb bug: end of the dump'"
 
 # lrb-record as a trace-cmd or perf user runs it (harness/guest/user-init.sh).
 g() { grep -q "LRB-USER: $1" "$log.txt"; }

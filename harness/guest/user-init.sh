@@ -485,11 +485,43 @@ cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes
 sync
 echo "LRB-USER: done"
 
+# A non-fatal oops first (LKDTM's BUG, panic_on_oops off for it): the
+# channel "bug", armed and recording kmem:kmalloc and the sample module's
+# events, is dumped, pointers hashed, and disarmed; armed again, it is
+# dumped once more at the panic. The sample module is loaded and
+# unloaded meanwhile: its events register and retire while the dump
+# walks the registry (make sanitize: under KASAN).
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+B=/sys/kernel/tracing/lrb/bug
+if [ -w /sys/kernel/debug/provoke-crash/DIRECT ] &&
+   echo "create bug" > /sys/kernel/tracing/lrb/control; then
+	echo 1 > $B/dump_on_oops
+	echo "enable kmem:kmalloc" > $B/events
+	echo "enable lrb_sample*" > $B/events
+	echo "enable lrb_sample:*" > $B/events
+	echo 1 > $B/enable
+	ls -R /proc/self > /dev/null
+	echo "LRB-USER: bug" > /dev/kmsg
+	if echo 0 > /proc/sys/kernel/panic_on_oops; then
+		(i=0; while [ $i -lt 40 ] && [ -f /lib/lrb_sample.ko ]; do
+			insmod /lib/lrb_sample.ko burst=5 && rmmod lrb_sample
+			i=$((i + 1))
+		done) 2>/dev/null &
+		sleep 1
+		sh -c 'echo BUG > /sys/kernel/debug/provoke-crash/DIRECT' 2>/dev/null
+		wait
+		echo 1 > /proc/sys/kernel/panic_on_oops
+	fi
+	echo "LRB-USER: bug disarmed $(cat $B/dump_on_oops)" > /dev/kmsg
+	echo 1 > $B/dump_on_oops
+	echo "LRB-USER: bug armed again $(cat $B/dump_on_oops)" > /dev/kmsg
+fi
+
 # Dump on oops: a channel with dump_on_oops set, annotations "oops N"
 # written in turn on each CPU and scheduler events, then a panic (sysrq
 # c). The console shows the channel's last records; panic=-1 reboots and
 # QEMU (-no-reboot) exits.
-mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 C=/sys/kernel/tracing/lrb/oops
 if [ -w /proc/sysrq-trigger ] && echo "create oops" > /sys/kernel/tracing/lrb/control; then
 	echo 1 > $C/dump_on_oops

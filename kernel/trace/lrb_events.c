@@ -49,9 +49,15 @@ struct lrb_events_glob {
 	char glob[LRB_EVENTS_GLOB_MAX];
 };
 
-/* A description kept after its module unloaded. */
+/*
+ * A description kept after its module unloaded. lrb_events_retired, as
+ * lrb_events, changes under lrb_events_mutex with the _rcu calls, and an
+ * entry taken off it is freed after a grace period: both lists can be
+ * walked under RCU alone.
+ */
 struct lrb_events_retired {
 	struct list_head list;
+	struct rcu_head rcu;
 	unsigned int id;
 	char *name;
 	char *tsdl;
@@ -885,8 +891,11 @@ static int lrb_events_stack(struct lrb_events_owner *o, const char *arg)
 
 /* Registration */
 
-static void lrb_events_retired_free(struct lrb_events_retired *r)
+static void lrb_events_retired_free(struct rcu_head *rcu)
 {
+	struct lrb_events_retired *r =
+		container_of(rcu, struct lrb_events_retired, rcu);
+
 	kfree(r->name);
 	kfree(r->tsdl);
 	kfree(r->lttng_name);
@@ -919,8 +928,8 @@ static int lrb_events_unretire(const struct lrb_event *ev)
 		if (!lrb_events_retired_lttng_same(r, ev))
 			continue;
 		id = r->id;
-		list_del(&r->list);
-		lrb_events_retired_free(r);
+		list_del_rcu(&r->list);
+		call_rcu(&r->rcu, lrb_events_retired_free);
 		return id;
 	}
 	return 0;
@@ -1005,7 +1014,7 @@ static void lrb_events_retire(struct lrb_event *ev)
 		r->lttng_name = kstrdup(ev->lttng_name, GFP_KERNEL);
 	r->lttng_tsdl = ev->lttng_tsdl;
 	ev->lttng_tsdl = NULL;
-	list_add_tail(&r->list, &lrb_events_retired);
+	list_add_tail_rcu(&r->list, &lrb_events_retired);
 }
 
 static bool lrb_link_of_event(struct lrb_event_link *l, const void *ev)
@@ -1506,9 +1515,13 @@ static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
  * @data: the record's payload.
  * @len: its length.
  *
- * Prints "NAME:" and " field=value" for each field. Takes no lock: an
- * oops may come while the registry is being changed, so it may, rarely,
- * print an event under the wrong name; it never reads outside @data.
+ * Prints "NAME:" and " field=value" for each field. Takes no lock but
+ * RCU's, as an oops may come while the registry is being changed: both
+ * lists change with the _rcu calls, an event's memory and what its
+ * printer reads go only after a grace period (for trace events of a
+ * module, lrb_te_module() waits for one before ftrace frees their field
+ * lists), and an id names one event for good. It never reads outside
+ * @data.
  */
 void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
 		      size_t len)
@@ -1516,7 +1529,8 @@ void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
 	struct lrb_events_retired *r;
 	struct lrb_event *ev;
 
-	list_for_each_entry(ev, &lrb_events, list) {
+	rcu_read_lock();
+	list_for_each_entry_rcu(ev, &lrb_events, list) {
 		if (ev->id != id)
 			continue;
 		seq_buf_printf(s, "%s:", ev->name);
@@ -1524,15 +1538,17 @@ void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
 			ev->print(ev, s, data, len);
 		else
 			lrb_marker_print(ev, s, data, len);
-		return;
+		goto out;
 	}
-	list_for_each_entry(r, &lrb_events_retired, list) {
+	list_for_each_entry_rcu(r, &lrb_events_retired, list) {
 		if (r->id == id) {
 			seq_buf_printf(s, "%s: (its module is gone)", r->name);
-			return;
+			goto out;
 		}
 	}
 	seq_buf_printf(s, "event %u:", id);
+out:
+	rcu_read_unlock();
 }
 
 /* One field: an integer's low @len bytes, or exactly @len bytes of text. */

@@ -901,24 +901,31 @@ static void lrb_fs_dump(struct lrb_fs_chan *fc, struct lrb_channel *chan)
 	pr_emerg("lrb %s: end of the dump\n", fc->name);
 }
 
-static atomic_t lrb_fs_dumped = ATOMIC_INIT(0);
+static atomic_t lrb_fs_dumping = ATOMIC_INIT(0);
 
 /*
- * Dump the channels that asked for it, once. The crashing context may
- * hold lrb_fs_mutex: walk the list under RCU instead (channels are
- * removed, and buffers replaced, after a grace period).
+ * Dump the channels that asked for it, one oops at a time (an oops on
+ * another CPU meanwhile prints none). A dump disarms its channel, so a
+ * panic after an oops does not print it twice, and a non-fatal oops does
+ * not use the dump up for the boot: writing 1 arms it again. The
+ * crashing context may hold lrb_fs_mutex: walk the list under RCU instead
+ * (channels are removed, and buffers replaced, after a grace period).
  */
 static void lrb_fs_dump_all(void)
 {
 	struct lrb_fs_chan *fc;
 
-	if (atomic_xchg(&lrb_fs_dumped, 1))
+	if (atomic_xchg(&lrb_fs_dumping, 1))
 		return;
 	rcu_read_lock();
-	list_for_each_entry_rcu(fc, &lrb_fs_chans, list)
-		if (READ_ONCE(fc->dump_on_oops) && READ_ONCE(fc->dumps))
-			lrb_fs_dump(fc, READ_ONCE(fc->chan));
+	list_for_each_entry_rcu(fc, &lrb_fs_chans, list) {
+		if (!READ_ONCE(fc->dump_on_oops) || !READ_ONCE(fc->dumps))
+			continue;
+		WRITE_ONCE(fc->dump_on_oops, false);
+		lrb_fs_dump(fc, READ_ONCE(fc->chan));
+	}
 	rcu_read_unlock();
+	atomic_set_release(&lrb_fs_dumping, 0);
 }
 
 static int lrb_fs_die(struct notifier_block *nb, unsigned long val,

@@ -631,6 +631,7 @@ static void lrb_te_print_field(struct seq_buf *s,
 {
 	const void *p = data + f->offset;
 	size_t off, n;
+	void *v;
 	u32 loc;
 
 	if (lrb_te_is_loc(f)) {
@@ -657,8 +658,19 @@ static void lrb_te_print_field(struct seq_buf *s,
 			seq_buf_printf(s, "[%d bytes]", f->size);
 		return;
 	}
-	lrb_print_int(s, p, f->size, strchr(f->type, '*') ? LRB_TSDL_HEX :
-		      f->is_signed ? LRB_TSDL_SIGNED : 0);
+	/*
+	 * A pointer as %p prints it: hashed, as kptr_restrict wants. So is
+	 * an unsigned long whose top bit is set, where kernel addresses are
+	 * (kmem's call_site, which ftrace's format prints with %pS).
+	 */
+	if (f->size == sizeof(void *) && !f->is_signed) {
+		v = get_unaligned((void * const *)p);
+		if (strchr(f->type, '*') || (long)v < 0) {
+			seq_buf_printf(s, "%p", v);
+			return;
+		}
+	}
+	lrb_print_int(s, p, f->size, f->is_signed ? LRB_TSDL_SIGNED : 0);
 }
 
 /* The pid and the fields of an ftrace entry, in the order of the format. */
@@ -1154,6 +1166,13 @@ static void lrb_te_module(struct module *mod, bool coming)
 			lrb_te_remove(mod->trace_events[i]);
 	}
 	mutex_unlock(&lrb_te_mutex);
+	/*
+	 * ftrace frees the field lists of the module's events after this
+	 * notifier, with no grace period: a crash dump that found one of the
+	 * events under RCU (lrb_events_print()) is done with it first.
+	 */
+	if (!coming && mod->num_trace_events)
+		synchronize_rcu();
 }
 
 /* After ftrace's notifier (priority 1) has set up the module's events. */
