@@ -1439,12 +1439,11 @@ static size_t lrb_field_size(const struct lrb_field *f, u64 val)
  * @s: where to print.
  * @p: the integer, in the traced machine's byte order, at any alignment.
  * @size: its bytes: 1, 2, 4 or 8 ("?" is printed for any other).
- * @flags: LRB_TSDL_SIGNED, LRB_TSDL_HEX, as for lrb_tsdl_integer().
+ * @sign: it is signed.
  */
 void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
-		   unsigned int flags)
+		   bool sign)
 {
-	bool sign = flags & LRB_TSDL_SIGNED;
 	u64 v;
 
 	switch (size) {
@@ -1466,9 +1465,7 @@ void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
 		seq_buf_puts(s, "?");
 		return;
 	}
-	if (flags & LRB_TSDL_HEX)
-		seq_buf_printf(s, "0x%llx", v);
-	else if (sign)
+	if (sign)
 		seq_buf_printf(s, "%lld", (s64)v);
 	else
 		seq_buf_printf(s, "%llu", v);
@@ -1502,7 +1499,7 @@ static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
 			else
 				seq_buf_printf(s, " %s=", f->name);
 			lrb_print_int(s, data + off, size,
-				      f->type >= LRB_FIELD_S8 ? LRB_TSDL_SIGNED : 0);
+				      f->type >= LRB_FIELD_S8);
 			off += size;
 		}
 	}

@@ -209,7 +209,7 @@ void lrb_events_metadata_lttng(struct seq_file *m);
 void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
 		      size_t len);
 void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
-		   unsigned int flags);
+		   bool sign);
 #else
 static inline void lrb_events_owner_init(struct lrb_events_owner *o) { }
 static inline void lrb_events_owner_release(struct lrb_events_owner *o) { }

@@ -670,7 +670,7 @@ static void lrb_te_print_field(struct seq_buf *s,
 			return;
 		}
 	}
-	lrb_print_int(s, p, f->size, f->is_signed ? LRB_TSDL_SIGNED : 0);
+	lrb_print_int(s, p, f->size, f->is_signed);
 }
 
 /* The pid and the fields of an ftrace entry, in the order of the format. */
