@@ -115,6 +115,20 @@ dump_instance() {
 	done
 }
 
+# settle CMD...: CMD, then a pause before the recording stops. A task's
+# parent reaps it as soon as exit_notify() wakes it, which is before the
+# task's last context switch (do_task_dead()): a recording stopped as
+# soon as the workload is reaped may miss that sched_switch, which the
+# ftrace instances, still on, record.
+cat > /tmp/settle <<'W'
+#!/bin/sh
+"$@"
+s=$?
+sleep 0.2
+exit $s
+W
+chmod +x /tmp/settle
+
 # ftrace as the oracle: the same events recorded by an ftrace instance and
 # by an LRB channel while a workload runs; the host compares them. A
 # second channel, in the LTTng layout, records them too (its lrb-record
@@ -177,7 +191,7 @@ lrb-record -q --layout lttng -o /tmp/oracle/lttng -B oracle_lttng --subbuf-size 
 lrb-record -q -o /tmp/trace-oracle -B oracle --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e signal -e syscalls -e raw_syscalls \
 	-e kmem:mm_page_alloc -e kmem:mm_page_free -e block \
-	-- /tmp/oracle-workload.sh
+	-- /tmp/settle /tmp/oracle-workload.sh
 echo "LRB-USER: record oracle exit $?"
 echo 0 > $O/tracing_on
 touch /tmp/oracle-stop
@@ -241,7 +255,7 @@ dd if=/dev/zero of=/tmp/ofilter-file bs=4k count=4 2>/dev/null
 rm -f /tmp/ofilter-file
 W
 chmod +x /tmp/filter-workload.sh
-lrb-record -q -o $D/lrb -B ofilter -e sched:sched_process_fork "$@" -- /tmp/filter-workload.sh
+lrb-record -q -o $D/lrb -B ofilter -e sched:sched_process_fork "$@" -- /tmp/settle /tmp/filter-workload.sh
 echo "LRB-USER: record filter exit $?"
 echo 0 > $F/tracing_on
 echo 0 > $A/tracing_on
@@ -322,7 +336,7 @@ done
 W
 chmod +x /tmp/stack-workload.sh
 lrb-record -q -o $D/lrb -B ostack -e sched:sched_process_fork -e kmem:kmalloc --stack=16 \
-	-- /tmp/stack-workload.sh
+	-- /tmp/settle /tmp/stack-workload.sh
 echo "LRB-USER: record stack exit $?"
 echo 0 > $K/tracing_on
 dump_instance $K $D/ftrace
