@@ -26,6 +26,12 @@ for run in $runs; do
 	# warning does not fail the build).
 	check "build $run: no warning in LRB files" \
 		eval "! lrb_warnings '$logdir/build-$run.log'"
+	# 32-bit: a 64-bit atomic takes a lock or turns interrupts off
+	# (i386 without CMPXCHG8B, GENERIC_ATOMIC64), which an NMI writer
+	# must not: LRB's counts carry between local_t words instead.
+	[ "$arch" = i386 ] &&
+		check "build $run: LRB calls no 64-bit atomic (not NMI-safe on 32-bit)" \
+			eval "! nm -u '$top/build/out/$run'/kernel/trace/lrb*.o | grep atomic64"
 	stage "boot $run" "$here/boot.sh" "$arch" "$variant" "$logdir/boot-$run.log"
 	tally "KUnit $run" "ktap-$run.log" "$here/ktap.py" "$logdir/boot-$run.log" "$run"
 done

@@ -501,7 +501,7 @@ inline write_record(ln)
 #ifdef MUTANT_MARK_LATE
 			mark = crec[(start / SUBSZ) % NSUB];
 #endif
-			replaced = replaced + mark - base[(start / SUBSZ) % NSUB];	/* @lrb_gen_open "local64_add(lrb_cc_records(c->base, mark), &buf->replaced);" */
+			replaced = replaced + mark - base[(start / SUBSZ) % NSUB];	/* @lrb_gen_open "lrb_counter_add(&buf->replaced, lrb_cc_records(c->base, mark));" */
 			G d_step { base[(start / SUBSZ) % NSUB] = mark; PEND(L_BASE((start / SUBSZ) % NSUB)) };	/* @lrb_gen_open "WRITE_ONCE(c->base, mark);" */
 			G STORE_MEM(start, start / SUBSZ + 1)	/* @lrb_switch_in "ph->packet_seq_num = start >> buf->chan->subbuf_order;" */
 		:: G else

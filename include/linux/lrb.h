@@ -153,6 +153,71 @@ struct lrb_stats {
 	u64 filtered;
 };
 
+/**
+ * struct lrb_counter - a 64-bit count kept by one CPU, NMI-safe everywhere
+ * @lo: the count; on 32-bit, its low word.
+ * @hi: 32-bit only: the carries out of @lo.
+ *
+ * Only the owning CPU adds, from any context (NMI included), with local_t
+ * operations. local64_t would do on 64-bit, but on 32-bit it is an
+ * atomic64_t, which takes a hashed spinlock (GENERIC_ATOMIC64) or
+ * disables interrupts (i386 without CMPXCHG8B): neither is safe in NMI.
+ * ftrace's ring buffer keeps its counts in local_t and lets them wrap;
+ * this one carries instead. Between the add that wraps @lo and the carry
+ * into @hi, a reader sees the count 2^32 too small; a reader on another
+ * CPU retries while @hi changes under it. Nothing else is lost.
+ */
+struct lrb_counter {
+	local_t lo;
+#if BITS_PER_LONG == 32
+	local_t hi;
+#endif
+};
+
+/**
+ * lrb_counter_add() - add to a count, on its CPU
+ * @c: the count.
+ * @n: what to add.
+ */
+static __always_inline void lrb_counter_add(struct lrb_counter *c,
+					    unsigned long n)
+{
+#if BITS_PER_LONG == 32
+	if (local_add_return(n, &c->lo) < n) {
+		/* The wrapped @lo before the carry: lrb_counter_read(). */
+		smp_wmb();
+		local_inc(&c->hi);
+	}
+#else
+	local_add(n, &c->lo);
+#endif
+}
+
+/**
+ * lrb_counter_read() - read a count, from any CPU
+ * @c: the count.
+ *
+ * Return: the count.
+ */
+static inline u64 lrb_counter_read(struct lrb_counter *c)
+{
+#if BITS_PER_LONG == 32
+	unsigned long hi, lo;
+
+	do {
+		hi = local_read(&c->hi);
+		/* A carry seen, its wrapped @lo seen: lrb_counter_add(). */
+		smp_rmb();
+		lo = local_read(&c->lo);
+		/* A carry after @lo is seen below, and @lo read again. */
+		smp_rmb();
+	} while (local_read(&c->hi) != hi);
+	return (u64)hi << 32 | lo;
+#else
+	return local_read(&c->lo);
+#endif
+}
+
 /*
  * The layout of what a writer touches: in this header, not in lrb.c, only
  * so that the common case of the write path can be inline in its callers.

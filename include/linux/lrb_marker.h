@@ -36,7 +36,6 @@
 #include <linux/list.h>
 #include <linux/lrb.h>
 #include <linux/types.h>
-#include <asm/local64.h>
 
 /**
  * enum lrb_field_type - type of a field of a marker
@@ -126,7 +125,7 @@ struct lrb_event {
 		      const void *data, size_t len);
 	void *(*filter_new)(struct lrb_event *ev, char *expr,
 			    enum lrb_layout layout,
-			    local64_t __percpu *filtered, char **err);
+			    struct lrb_counter __percpu *filtered, char **err);
 	void (*filter_free)(void *filter);
 	/* private: the CTF declarations, made at registration */
 	char *tsdl;

@@ -98,7 +98,6 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <asm/local.h>
-#include <asm/local64.h>
 #include <asm/shmparam.h>
 
 #if BITS_PER_LONG == 64
@@ -142,7 +141,7 @@ static __always_inline unsigned long lrb_cc_records(unsigned long from,
  * struct lrb_cpu_buf - the buffer of one CPU
  * @w: the write side, laid out in lrb.h for the inline write path.
  * @lost: records lost, by &enum lrb_lost_cause; 64-bit on every
- *	architecture, so no count wraps.
+ *	architecture, so no count wraps, and NMI-safe.
  * @replaced: records of the sub-buffer generations that later ones
  *	replaced; with those of the current generations (struct lrb_cc),
  *	the records committed so far.
@@ -168,8 +167,8 @@ static __always_inline unsigned long lrb_cc_records(unsigned long from,
  */
 struct lrb_cpu_buf {
 	struct lrb_wbuf w ____cacheline_aligned;
-	local64_t lost[LRB_LOST_NR];
-	local64_t replaced;
+	struct lrb_counter lost[LRB_LOST_NR];
+	struct lrb_counter replaced;
 	u64 discarded_closed;
 	local_t opened;
 
@@ -233,7 +232,7 @@ static struct lrb_cpu_buf *lrb_cpu_buf(struct lrb_channel *chan, int cpu)
  */
 static u64 lrb_committed(struct lrb_cpu_buf *buf)
 {
-	u64 n = local64_read(&buf->replaced);
+	u64 n = lrb_counter_read(&buf->replaced);
 	unsigned int i;
 
 	for (i = 0; i < buf->chan->config.num_subbufs; i++) {
@@ -300,7 +299,7 @@ static bool lrb_records_ok(size_t content, unsigned long records)
 
 static void lrb_lost(struct lrb_cpu_buf *buf, enum lrb_lost_cause cause)
 {
-	local64_inc(&buf->lost[cause]);
+	lrb_counter_add(&buf->lost[cause], 1);
 }
 
 static u64 lrb_lost_discarded(struct lrb_cpu_buf *buf)
@@ -310,7 +309,7 @@ static u64 lrb_lost_discarded(struct lrb_cpu_buf *buf)
 
 	for (i = 0; i < LRB_LOST_NR; i++)
 		if (i != LRB_LOST_OVERWRITTEN)
-			sum += local64_read(&buf->lost[i]);
+			sum += lrb_counter_read(&buf->lost[i]);
 	return sum;
 }
 
@@ -450,7 +449,7 @@ static bool lrb_push_reader(struct lrb_cpu_buf *buf, unsigned long consumed,
 				consumed + buf->chan->config.subbuf_size) !=
 	    consumed)
 		return false;
-	local64_add(records, &buf->lost[LRB_LOST_OVERWRITTEN]);
+	lrb_counter_add(&buf->lost[LRB_LOST_OVERWRITTEN], records);
 	return true;
 }
 
@@ -538,7 +537,7 @@ static void lrb_gen_open(struct lrb_cpu_buf *buf, unsigned long start,
 {
 	struct lrb_cc *c = &buf->w.cc[lrb_subbuf_index(buf->chan, start)];
 
-	local64_add(lrb_cc_records(c->base, mark), &buf->replaced);
+	lrb_counter_add(&buf->replaced, lrb_cc_records(c->base, mark));
 	WRITE_ONCE(c->base, mark);
 }
 
@@ -746,7 +745,7 @@ void lrb_stats_read(struct lrb_channel *chan, int cpu, struct lrb_stats *stats)
 		return;
 	stats->written = lrb_committed(buf);
 	for (i = 0; i < LRB_LOST_NR; i++) {
-		stats->lost[i] = local64_read(&buf->lost[i]);
+		stats->lost[i] = lrb_counter_read(&buf->lost[i]);
 		/* Overwritten records were committed: counted once. */
 		if (i != LRB_LOST_OVERWRITTEN)
 			stats->written += stats->lost[i];

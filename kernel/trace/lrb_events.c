@@ -483,7 +483,7 @@ static void *lrb_filter_compile(struct lrb_events_owner *o,
 	void *f;
 
 	if (!o->filtered) {
-		o->filtered = alloc_percpu(local64_t);
+		o->filtered = alloc_percpu(struct lrb_counter);
 		if (!o->filtered)
 			return ERR_PTR(-ENOMEM);
 	}
@@ -735,9 +735,9 @@ void lrb_events_filters_show(struct seq_file *m, struct lrb_events_owner *o)
  */
 u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu)
 {
-	local64_t __percpu *filtered = READ_ONCE(o->filtered);
+	struct lrb_counter __percpu *filtered = READ_ONCE(o->filtered);
 
-	return filtered ? local64_read(per_cpu_ptr(filtered, cpu)) : 0;
+	return filtered ? lrb_counter_read(per_cpu_ptr(filtered, cpu)) : 0;
 }
 EXPORT_SYMBOL_GPL(lrb_events_filtered);
 

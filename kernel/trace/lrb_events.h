@@ -43,7 +43,7 @@ struct lrb_events_owner {
 	struct lrb_channel *chan;
 	enum lrb_layout layout;
 	struct list_head filters;
-	local64_t __percpu *filtered;
+	struct lrb_counter __percpu *filtered;
 	char *filter_err;
 	struct lrb_target *target;
 	bool __percpu *ignore;

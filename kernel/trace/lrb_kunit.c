@@ -893,6 +893,23 @@ static void lrb_test_stats_reconcile(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
 }
 
+/* A count carries past 32 bits on every architecture. */
+static void lrb_test_counter_carry(struct kunit *test)
+{
+	struct lrb_counter c = {};
+	unsigned long big = U32_MAX;
+
+	/* At run time: x86-64's local_add() takes no 64-bit immediate. */
+	OPTIMIZER_HIDE_VAR(big);
+	local_set(&c.lo, U32_MAX - 1);
+	lrb_counter_add(&c, 1);
+	KUNIT_EXPECT_EQ(test, lrb_counter_read(&c), (u64)U32_MAX);
+	lrb_counter_add(&c, 3);
+	KUNIT_EXPECT_EQ(test, lrb_counter_read(&c), BIT_ULL(32) + 2);
+	lrb_counter_add(&c, big);
+	KUNIT_EXPECT_EQ(test, lrb_counter_read(&c), BIT_ULL(33) + 1);
+}
+
 static void lrb_test_bad_cpu(struct kunit *test)
 {
 	struct lrb_channel *chan = chan_new(test, SB_SIZE, 2, LRB_MODE_DISCARD);
@@ -1217,6 +1234,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_data_loc_tsdl),
 #endif
 	KUNIT_CASE(lrb_test_stats_reconcile),
+	KUNIT_CASE(lrb_test_counter_carry),
 	KUNIT_CASE(lrb_test_bad_cpu),
 	KUNIT_CASE(lrb_test_wakeup),
 	KUNIT_CASE(lrb_test_irq_writers),

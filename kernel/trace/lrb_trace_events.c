@@ -114,7 +114,7 @@ struct lrb_te_scratch {
 struct lrb_te_filter {
 	struct event_filter *ef;
 	struct lrb_te_scratch __percpu *scratch;
-	local64_t __percpu *filtered;
+	struct lrb_counter __percpu *filtered;
 	bool common;
 };
 
@@ -221,7 +221,7 @@ static void *lrb_te_scratch_put(struct lrb_event_link *l, void *entry,
 	if (filter_match_preds(f->ef, entry))
 		rec = lrb_te_scratch_copy(l, f, entry, s->len[d], slot);
 	else
-		local64_inc(this_cpu_ptr(f->filtered));
+		lrb_counter_add(this_cpu_ptr(f->filtered), 1);
 	/* Done with the entry: a later interrupt may take it again. */
 	barrier();
 	WRITE_ONCE(s->depth, d);
@@ -769,7 +769,7 @@ static int lrb_te_check_filter(struct lrb_event_link *l)
 
 static void *lrb_te_filter_new(struct lrb_event *ev, char *expr,
 			       enum lrb_layout layout,
-			       local64_t __percpu *filtered, char **err)
+			       struct lrb_counter __percpu *filtered, char **err)
 {
 	struct event_filter *ef = NULL;
 	struct lrb_te_filter *f;
