@@ -503,7 +503,7 @@ inline write_record(ln)
 #endif
 			replaced = replaced + mark - base[(start / SUBSZ) % NSUB];	/* @lrb_gen_open "lrb_counter_add(&buf->replaced, lrb_cc_records(c->base, mark));" */
 			G d_step { base[(start / SUBSZ) % NSUB] = mark; PEND(L_BASE((start / SUBSZ) % NSUB)) };	/* @lrb_gen_open "WRITE_ONCE(c->base, mark);" */
-			G STORE_MEM(start, start / SUBSZ + 1)	/* @lrb_switch_in "ph->packet_seq_num = start >> buf->chan->subbuf_order;" */
+			G STORE_MEM(start, start / SUBSZ + 1)	/* @lrb_switch_in "ph->packet_seq_num = seq;" */
 		:: G else
 		fi;
 		if
@@ -680,7 +680,7 @@ inline load_header()
 	d_step {
 		bb = gbase[(pos / SUBSZ) % NSUB];	/* @lrb_get_subbuf "n = lrb_cc_records(READ_ONCE(c->base), lrb_cc_mark(c, count));" */
 		hc = gcontent[(pos / SUBSZ) % NSUB];	/* @lrb_get_subbuf "content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;" */
-		hs = gmem[pos % BUFSZ]	/* @lrb_get_subbuf "READ_ONCE(ph->packet_seq_num), content) ||" */
+		hs = gmem[pos % BUFSZ]	/* @lrb_get_subbuf "seq = READ_ONCE(ph->packet_seq_num);" */
 	}
 }
 
@@ -847,7 +847,7 @@ proctype snapper()
 #ifndef MUTANT_NO_R6
 		/* @lrb_snapshot "LRB-R6: consumed before offset." */
 		OBSERVE
-		e = goffset - goffset % SUBSZ;	/* @lrb_snapshot "*end = local_read(&buf->w.offset) & ~chan->subbuf_mask;" */
+		e = goffset - goffset % SUBSZ;	/* @lrb_snapshot "e = local_read(&buf->w.offset) & ~chan->subbuf_mask;" */
 #endif
 		assert(e >= c0);	/* A11 */
 		b = (e - c0 > BUFSZ -> e - BUFSZ : c0);
@@ -860,7 +860,7 @@ proctype snapper()
 		OBSERVE load_header();	/* satisfied before the count */
 #endif
 		OBSERVE
-		d_step { cc = gcommit[(pos / SUBSZ) % NSUB]; rc = gcrec[(pos / SUBSZ) % NSUB] }	/* @lrb_snapshot_get "cc = local_read(&buf->w.cc[lrb_subbuf_index(chan, pos)].count);" */
+		d_step { cc = gcommit[(pos / SUBSZ) % NSUB]; rc = gcrec[(pos / SUBSZ) % NSUB] }	/* @lrb_snapshot_get "cc = local_read(&buf->w.cc[lrb_subbuf_index(chan, p)].count);" */
 		if
 		:: cc != (pos / BUFSZ + 1) * SUBSZ -> goto next	/* -EAGAIN or -ESTALE */
 		:: else
@@ -880,7 +880,7 @@ proctype snapper()
 		:: op >= pos + BUFSZ -> goto next	/* -ESTALE */
 		:: else
 		fi;
-		/* @lrb_snapshot_get "if (!lrb_header_ok(chan, pos, magic, seq, content))" */
+		/* @lrb_snapshot_get "if (!lrb_header_ok(chan, p, magic, seq, content))" */
 		hok = hs == pos / SUBSZ + 1 && hc >= HDR && hc <= SUBSZ;
 		assert(hok);	/* A9 */
 #ifdef MUTANT_NO_R4

@@ -309,8 +309,8 @@ struct lrb_subbuf {
 	size_t content_size;
 	size_t padded_size;
 	unsigned long records;
-	/* private: free-running position of the sub-buffer */
-	unsigned long pos;
+	/* private: position of the sub-buffer, 64-bit on every architecture */
+	u64 pos;
 };
 
 /**
@@ -370,9 +370,8 @@ int lrb_mmap(struct lrb_channel *chan, int cpu, struct vm_area_struct *vma);
 void lrb_flush(struct lrb_channel *chan, int cpu);
 bool lrb_cpu_closed(struct lrb_channel *chan, int cpu);
 int lrb_switch_timer_set(struct lrb_channel *chan, unsigned int period_us);
-int lrb_snapshot(struct lrb_channel *chan, int cpu, unsigned long *begin,
-		 unsigned long *end);
-int lrb_snapshot_get(struct lrb_channel *chan, int cpu, unsigned long pos,
+int lrb_snapshot(struct lrb_channel *chan, int cpu, u64 *begin, u64 *end);
+int lrb_snapshot_get(struct lrb_channel *chan, int cpu, u64 pos,
 		     struct lrb_subbuf *sb);
 int lrb_snapshot_put(struct lrb_channel *chan, int cpu,
 		     const struct lrb_subbuf *sb);

@@ -175,7 +175,7 @@ struct lrb_cpu_buf {
 	atomic_long_t consumed ____cacheline_aligned;
 	raw_spinlock_t reader_lock;
 	bool held;
-	unsigned long held_pos;
+	u64 held_pos;
 	u64 delivered;
 	u64 subbufs_delivered;
 	u64 subbufs_corrupt;
@@ -278,11 +278,16 @@ static bool lrb_commit_done(const struct lrb_channel *chan, unsigned long cc,
 	return ((cc - full) & chan->cc_mask) == 0;
 }
 
-/* Do header fields read from the sub-buffer at @pos describe it? */
+/*
+ * Do header fields read from the sub-buffer at @pos describe it? @seq is
+ * its 64-bit position over the sub-buffer size (lrb_seq_num()).
+ */
 static bool lrb_header_ok(const struct lrb_channel *chan, unsigned long pos,
 			  u32 magic, u64 seq, size_t content)
 {
-	return magic == LRB_PACKET_MAGIC && seq == pos >> chan->subbuf_order &&
+	return magic == LRB_PACKET_MAGIC &&
+	       (unsigned long)(seq << chan->subbuf_order) == pos &&
+	       !(seq >> (64 - chan->subbuf_order)) &&
 	       content >= LRB_PHDR_SIZE && content <= chan->config.subbuf_size;
 }
 
@@ -412,6 +417,26 @@ static void lrb_switch_out(struct lrb_cpu_buf *buf, unsigned long old, u64 ts,
 }
 
 /*
+ * packet_seq_num of the sub-buffer opening at @start, whose header is @ph:
+ * its position over the sub-buffer size, in 64 bits, while unsigned long
+ * positions wrap every 4 GiB on 32-bit. The previous generation's header,
+ * still in @ph, holds the bits above: this CPU wrote it before committing
+ * that generation, which had to complete before this one could open
+ * (lrb_next_subbuf_free()). A first generation finds zeroed memory.
+ */
+static u64 lrb_seq_num(const struct lrb_cpu_buf *buf,
+		       const struct lrb_packet_header *ph, unsigned long start)
+{
+	const struct lrb_channel *chan = buf->chan;
+	u64 prev = (ph->packet_seq_num << chan->subbuf_order) +
+		   chan->buf_mask + 1;
+
+	if (ph->magic == LRB_PACKET_MAGIC && (unsigned long)prev == start)
+		return prev >> chan->subbuf_order;
+	return start >> chan->subbuf_order;
+}
+
+/*
  * Write the begin fields of the packet header of the sub-buffer starting at
  * @start. The end fields belong to whoever closes it, possibly a nested
  * writer that ran before this: leave them alone.
@@ -419,12 +444,13 @@ static void lrb_switch_out(struct lrb_cpu_buf *buf, unsigned long old, u64 ts,
 static void lrb_switch_in(struct lrb_cpu_buf *buf, unsigned long start, u64 ts)
 {
 	struct lrb_packet_header *ph = lrb_pos_addr(buf, start);
+	u64 seq = lrb_seq_num(buf, ph, start);
 
 	ph->magic = LRB_PACKET_MAGIC;
 	ph->stream_id = 0;
 	ph->stream_instance_id = buf->cpu;
 	ph->timestamp_begin = ts;
-	ph->packet_seq_num = start >> buf->chan->subbuf_order;
+	ph->packet_seq_num = seq;
 	ph->cpu_id = buf->cpu;
 	ph->reserved = 0;
 }
@@ -1017,6 +1043,7 @@ int lrb_get_subbuf(struct lrb_channel *chan, int cpu, struct lrb_subbuf *sb)
 	int tries = LRB_GET_TRIES, ret = 0;
 	struct lrb_cc *c;
 	size_t content;
+	u64 seq;
 
 	if (!buf)
 		return -EINVAL;
@@ -1044,8 +1071,8 @@ retry:
 	n = lrb_cc_records(READ_ONCE(c->base), lrb_cc_mark(c, count));
 	ph = lrb_pos_addr(buf, pos);
 	content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
-	if (!lrb_header_ok(chan, pos, READ_ONCE(ph->magic),
-			   READ_ONCE(ph->packet_seq_num), content) ||
+	seq = READ_ONCE(ph->packet_seq_num);
+	if (!lrb_header_ok(chan, pos, READ_ONCE(ph->magic), seq, content) ||
 	    !lrb_records_ok(content, n)) {
 		/*
 		 * LRB-R3: our loads of the sub-buffer before consumed.
@@ -1072,9 +1099,9 @@ retry:
 	sb->content_size = content;
 	sb->padded_size = chan->config.subbuf_size;
 	sb->records = n;
-	sb->pos = pos;
+	sb->pos = seq << chan->subbuf_order;
 	buf->held = true;
-	buf->held_pos = pos;
+	buf->held_pos = sb->pos;
 out:
 	raw_spin_unlock_irqrestore(&buf->reader_lock, flags);
 	return ret;
@@ -1189,6 +1216,33 @@ static bool lrb_snapshot_stale(struct lrb_cpu_buf *buf, unsigned long pos)
 	return (long)(local_read(&buf->opened) - next) >= 0;
 }
 
+/*
+ * The 64-bit position of @pos, the end of the sub-buffers opened so far:
+ * unsigned long positions wrap every 4 GiB on 32-bit. The packet headers
+ * hold the bits above (lrb_seq_num()): take them from the newest header
+ * written, that of the sub-buffer before @pos or, while a writer that
+ * opened it has still to write it, of an older one or the generation before.
+ */
+static u64 lrb_pos64(struct lrb_cpu_buf *buf, unsigned long pos)
+{
+	struct lrb_channel *chan = buf->chan;
+	unsigned long size = chan->buf_mask + 1, p = pos, q;
+	const struct lrb_packet_header *ph;
+	unsigned int i;
+	u64 at;
+
+	for (i = 0; i < chan->config.num_subbufs; i++) {
+		p -= chan->config.subbuf_size;
+		ph = lrb_pos_addr(buf, p);
+		at = READ_ONCE(ph->packet_seq_num) << chan->subbuf_order;
+		q = at;
+		if (READ_ONCE(ph->magic) == LRB_PACKET_MAGIC &&
+		    (q == p || q == p - size))
+			return at + (pos - q);
+	}
+	return pos;	/* no header written yet: the first 4 GiB */
+}
+
 /**
  * lrb_snapshot() - the window of complete sub-buffers of a running CPU buffer
  * @chan: the channel, in overwrite mode.
@@ -1205,11 +1259,10 @@ static bool lrb_snapshot_stale(struct lrb_cpu_buf *buf, unsigned long pos)
  * writers would not reuse a sub-buffer a reader has not consumed: read
  * it with lrb_get_subbuf() instead.
  */
-int lrb_snapshot(struct lrb_channel *chan, int cpu, unsigned long *begin,
-		 unsigned long *end)
+int lrb_snapshot(struct lrb_channel *chan, int cpu, u64 *begin, u64 *end)
 {
 	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
-	unsigned long size = chan->buf_mask + 1, consumed;
+	unsigned long size = chan->buf_mask + 1, consumed, b, e;
 
 	if (!buf || chan->config.mode != LRB_MODE_OVERWRITE)
 		return -EINVAL;
@@ -1221,10 +1274,12 @@ int lrb_snapshot(struct lrb_channel *chan, int cpu, unsigned long *begin,
 	 * it begins. Pairs with LRB-W3 in lrb_push_reader().
 	 */
 	smp_rmb();
-	*end = local_read(&buf->w.offset) & ~chan->subbuf_mask;
-	if ((long)(*end - consumed) < 0)
-		consumed = *end;
-	*begin = (long)(*end - consumed) > (long)size ? *end - size : consumed;
+	e = local_read(&buf->w.offset) & ~chan->subbuf_mask;
+	if ((long)(e - consumed) < 0)
+		consumed = e;
+	b = (long)(e - consumed) > (long)size ? e - size : consumed;
+	*end = lrb_pos64(buf, e);
+	*begin = *end - (e - b);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(lrb_snapshot);
@@ -1245,32 +1300,35 @@ EXPORT_SYMBOL_GPL(lrb_snapshot);
  * interrupted by the flush has still to commit: retry); -ESTALE if a
  * writer reused it since; -EIO if it is corrupt.
  */
-int lrb_snapshot_get(struct lrb_channel *chan, int cpu, unsigned long pos,
+int lrb_snapshot_get(struct lrb_channel *chan, int cpu, u64 pos,
 		     struct lrb_subbuf *sb)
 {
 	struct lrb_cpu_buf *buf = lrb_cpu_buf(chan, cpu);
 	const struct lrb_packet_header *ph;
-	unsigned long cc;
+	unsigned long p = pos, cc;
 	size_t content;
 	u64 seq;
 	u32 magic;
 
 	if (!buf || chan->config.mode != LRB_MODE_OVERWRITE ||
-	    (pos & chan->subbuf_mask))
+	    (p & chan->subbuf_mask))
 		return -EINVAL;
-	cc = local_read(&buf->w.cc[lrb_subbuf_index(chan, pos)].count);
-	if (!lrb_commit_done(chan, cc, pos))
-		return lrb_snapshot_stale(buf, pos) ? -ESTALE : -EAGAIN;
+	cc = local_read(&buf->w.cc[lrb_subbuf_index(chan, p)].count);
+	if (!lrb_commit_done(chan, cc, p))
+		return lrb_snapshot_stale(buf, p) ? -ESTALE : -EAGAIN;
 	/* LRB-R5: pairs with LRB-W1 in lrb_commit_bytes(). */
 	smp_rmb();
-	ph = lrb_pos_addr(buf, pos);
+	ph = lrb_pos_addr(buf, p);
 	magic = READ_ONCE(ph->magic);
 	seq = READ_ONCE(ph->packet_seq_num);
 	content = READ_ONCE(ph->content_size) / BITS_PER_BYTE;
-	if (lrb_snapshot_stale(buf, pos))
+	if (lrb_snapshot_stale(buf, p))
 		return -ESTALE;
-	if (!lrb_header_ok(chan, pos, magic, seq, content))
+	if (!lrb_header_ok(chan, p, magic, seq, content))
 		return -EIO;
+	/* Generations 4 GiB of positions apart share @p on 32-bit. */
+	if (seq << chan->subbuf_order != pos)
+		return -ESTALE;
 	sb->data = ph;
 	sb->content_size = content;
 	sb->padded_size = chan->config.subbuf_size;

@@ -1768,7 +1768,7 @@ static long lrb_fs_stream_get(struct lrb_fs_stream *st, u64 __user *up)
 	ret = lrb_get_subbuf(chan, st->cpu, &st->sb);
 	if (ret)
 		return ret;
-	if (put_user((u64)st->sb.pos, up)) {
+	if (put_user(st->sb.pos, up)) {
 		lrb_unget_subbuf(chan, st->cpu, &st->sb);
 		return -EFAULT;
 	}
@@ -1795,7 +1795,7 @@ static long lrb_fs_stream_put(struct lrb_fs_stream *st, u64 __user *up)
 static long lrb_fs_stream_snapshot(struct lrb_fs_stream *st,
 				   struct lrb_snapshot __user *up)
 {
-	unsigned long begin, end;
+	u64 begin, end;
 	int ret;
 
 	ret = lrb_fs_pace(&st->paced);
@@ -1819,10 +1819,9 @@ static long lrb_fs_stream_get_at(struct lrb_fs_stream *st, u64 __user *up)
 		return -EFAULT;
 	if (st->held || st->part_len)
 		return -EBUSY;
-	/* Positions wrap: compare distances from the window's start. */
+	/* Positions wrap at 2^64: compare distances from the window's start. */
 	if (!st->snapshot_taken ||
-	    (unsigned long)pos - (unsigned long)snap->begin >=
-	    (unsigned long)snap->end - (unsigned long)snap->begin)
+	    pos - snap->begin >= snap->end - snap->begin)
 		return -EINVAL;
 	ret = lrb_snapshot_get(st->fc->chan, st->cpu, pos, &st->sb);
 	if (ret)

@@ -16,6 +16,7 @@
 #include <linux/err.h>
 #include <linux/lrb.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/smp.h>
 
 #include "lrb_events.h"
@@ -502,6 +503,32 @@ static void lrb_test_corrupt_skipped(struct kunit *test)
 	lrb_stats_read(chan, ctx->cpu, &st);
 	KUNIT_EXPECT_EQ(test, st.subbufs_corrupt, 1ULL);
 	KUNIT_EXPECT_EQ(test, st.subbufs_delivered, 2ULL);
+}
+
+/*
+ * Sub-buffers of 4 MiB, each closed by a flush after one record, take the
+ * positions past 4 GiB, where unsigned long wraps on 32-bit: the
+ * packet_seq_num and the position of each sub-buffer go on in 64 bits.
+ */
+static void lrb_test_positions_64bit(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, LRB_SUBBUF_SIZE_MAX, 2,
+					    LRB_MODE_DISCARD);
+	const struct lrb_packet_header *ph;
+	struct lrb_subbuf sb;
+	u64 seq;
+
+	for (seq = 0; seq <= SZ_4G / LRB_SUBBUF_SIZE_MAX; seq++) {
+		KUNIT_ASSERT_EQ(test, write_u64(chan, 1, seq), 0);
+		lrb_flush(chan, ctx->cpu);
+		KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+		ph = sb.data;
+		KUNIT_ASSERT_EQ(test, ph->packet_seq_num, seq);
+		KUNIT_ASSERT_EQ(test, sb.pos, seq * LRB_SUBBUF_SIZE_MAX);
+		KUNIT_ASSERT_EQ(test, sb.records, 1UL);
+		KUNIT_ASSERT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	}
 }
 
 static void lrb_test_incomplete_refused(struct kunit *test)
@@ -1073,12 +1100,12 @@ static void lrb_test_hotplug(struct kunit *test)
 
 /* Read the records of the snapshot window; check they count up from @next. */
 static unsigned long snapshot_read(struct kunit *test, struct lrb_channel *chan,
-				   unsigned long begin, unsigned long end,
-				   u64 next)
+				   u64 begin, u64 end, u64 next)
 {
 	struct lrb_test_ctx *ctx = test->priv;
-	unsigned long pos, n = 0;
+	unsigned long n = 0;
 	struct lrb_subbuf sb;
+	u64 pos;
 
 	for (pos = begin; pos != end; pos += SB_SIZE) {
 		struct lrb_record_iter it = {};
@@ -1100,7 +1127,7 @@ static void lrb_test_snapshot_window(struct kunit *test)
 	struct lrb_test_ctx *ctx = test->priv;
 	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4,
 					    LRB_MODE_OVERWRITE);
-	unsigned long begin, end;
+	u64 begin, end;
 	struct lrb_stats st;
 	u64 next;
 
@@ -1126,7 +1153,7 @@ static void lrb_test_snapshot_reused(struct kunit *test)
 	struct lrb_test_ctx *ctx = test->priv;
 	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4,
 					    LRB_MODE_OVERWRITE);
-	unsigned long begin, end;
+	u64 begin, end;
 	struct lrb_subbuf sb;
 
 	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 100), 100U);
@@ -1142,11 +1169,46 @@ static void lrb_test_snapshot_reused(struct kunit *test)
 					    7 * PER_SB), 100 - 7 * PER_SB);
 }
 
+/*
+ * A window past 4 GiB of positions (lrb_test_positions_64bit()), across
+ * where unsigned long wraps on 32-bit: 64-bit positions, and the position
+ * 4 GiB before one of them not taken for it.
+ */
+static void lrb_test_snapshot_64bit(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, LRB_SUBBUF_SIZE_MAX, 2,
+					    LRB_MODE_OVERWRITE);
+	u64 n = SZ_4G / LRB_SUBBUF_SIZE_MAX + 1, i, begin, end;
+	struct lrb_subbuf sb;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_EQ(test, write_u64(chan, 1, i), 0);
+		lrb_flush(chan, ctx->cpu);
+	}
+	KUNIT_ASSERT_EQ(test, lrb_snapshot(chan, ctx->cpu, &begin, &end), 0);
+	KUNIT_EXPECT_EQ(test, begin, (n - 2) * LRB_SUBBUF_SIZE_MAX);
+	KUNIT_EXPECT_EQ(test, end, n * LRB_SUBBUF_SIZE_MAX);
+	for (i = n - 2; i < n; i++) {
+		struct lrb_record_iter it = {};
+		struct lrb_record rec;
+
+		KUNIT_ASSERT_EQ(test, lrb_snapshot_get(chan, ctx->cpu,
+						       i * LRB_SUBBUF_SIZE_MAX,
+						       &sb), 0);
+		KUNIT_ASSERT_TRUE(test, lrb_record_next(&sb, &it, &rec));
+		KUNIT_EXPECT_EQ(test, rec_u64(&rec), i);
+		KUNIT_EXPECT_EQ(test, lrb_snapshot_put(chan, ctx->cpu, &sb), 0);
+	}
+	KUNIT_EXPECT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, begin - SZ_4G,
+					       &sb), -ESTALE);
+}
+
 static void lrb_test_snapshot_refused(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
 	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
-	unsigned long begin, end;
+	u64 begin, end;
 	struct lrb_subbuf sb;
 
 	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB), PER_SB);
@@ -1218,6 +1280,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_overwrite_held),
 	KUNIT_CASE(lrb_test_counts_mixed),
 	KUNIT_CASE(lrb_test_get_put_order),
+	KUNIT_CASE(lrb_test_positions_64bit),
 	KUNIT_CASE(lrb_test_incomplete_refused),
 	KUNIT_CASE(lrb_test_corrupt_skipped),
 	KUNIT_CASE(lrb_test_flush_partial),
@@ -1241,6 +1304,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_hotplug),
 	KUNIT_CASE(lrb_test_snapshot_window),
 	KUNIT_CASE(lrb_test_snapshot_reused),
+	KUNIT_CASE(lrb_test_snapshot_64bit),
 	KUNIT_CASE(lrb_test_snapshot_refused),
 	KUNIT_CASE(lrb_test_switch_timer),
 	{}

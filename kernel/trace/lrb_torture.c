@@ -390,7 +390,7 @@ static int torture_drain_cpu(int cpu, u64 *scratch)
 		atomic_long_add(k.bad_cpu, &bad_cpu);
 		atomic_long_add(k.bad_len, &bad_len);
 		if (!ok) {
-			pr_err("cpu %d: malformed sub-buffer at %lu\n", cpu, sb.pos);
+			pr_err("cpu %d: malformed sub-buffer at %llu\n", cpu, sb.pos);
 			continue;
 		}
 		memcpy(seqs, scratch, sz);

@@ -114,8 +114,9 @@ struct lrb_stream_info {
  * @begin: position of the oldest sub-buffer that may hold data.
  * @end: position after the newest complete sub-buffer.
  *
- * Positions are free-running byte counts of the CPU buffer, multiples of
- * the sub-buffer size: the sub-buffers of the window are at @begin,
+ * Positions are free-running byte counts of the CPU buffer, 64-bit on
+ * every architecture: a sub-buffer's is its packet_seq_num times the
+ * sub-buffer size. The sub-buffers of the window are at @begin,
  * @begin + subbuf_size, ... up to @end, excluded.
  */
 struct lrb_snapshot {

@@ -814,9 +814,6 @@ static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
 	open_output(&s, dir);
 	sbs = s.info.subbuf_size;
 	n = (snap.end - snap.begin) / sbs;
-	/* A 32-bit kernel's positions wrap at 4 GiB. */
-	if (snap.end < snap.begin && snap.begin <= 0xffffffffULL)
-		n = (__u32)(snap.end - snap.begin) / sbs;
 	if (n > s.info.num_subbufs)
 		die("cpu %d: snapshot window %llu..%llu larger than the buffer",
 		    cpu, (unsigned long long)snap.begin,
