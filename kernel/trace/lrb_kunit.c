@@ -1107,7 +1107,7 @@ static unsigned long snapshot_read(struct kunit *test, struct lrb_channel *chan,
 	struct lrb_subbuf sb;
 	u64 pos;
 
-	for (pos = begin; pos != end; pos += SB_SIZE) {
+	for (pos = begin; pos != end; pos += sb.padded_size) {
 		struct lrb_record_iter it = {};
 		struct lrb_record rec;
 
@@ -1189,17 +1189,8 @@ static void lrb_test_snapshot_64bit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lrb_snapshot(chan, ctx->cpu, &begin, &end), 0);
 	KUNIT_EXPECT_EQ(test, begin, (n - 2) * LRB_SUBBUF_SIZE_MAX);
 	KUNIT_EXPECT_EQ(test, end, n * LRB_SUBBUF_SIZE_MAX);
-	for (i = n - 2; i < n; i++) {
-		struct lrb_record_iter it = {};
-		struct lrb_record rec;
-
-		KUNIT_ASSERT_EQ(test, lrb_snapshot_get(chan, ctx->cpu,
-						       i * LRB_SUBBUF_SIZE_MAX,
-						       &sb), 0);
-		KUNIT_ASSERT_TRUE(test, lrb_record_next(&sb, &it, &rec));
-		KUNIT_EXPECT_EQ(test, rec_u64(&rec), i);
-		KUNIT_EXPECT_EQ(test, lrb_snapshot_put(chan, ctx->cpu, &sb), 0);
-	}
+	/* One record per sub-buffer, its index. */
+	KUNIT_EXPECT_EQ(test, snapshot_read(test, chan, begin, end, n - 2), 2UL);
 	KUNIT_EXPECT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, begin - SZ_4G,
 					       &sb), -ESTALE);
 }
