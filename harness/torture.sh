@@ -31,7 +31,8 @@ LRB_CMDLINE="kunit.filter_glob=none lrb_torture.duration=$duration lrb_torture.m
 	"$here/boot.sh" "$arch" "$variant" "$log"
 rc=$?
 sed -i 's/\r$//' "$log"
-sed -n 's/^\[ *[0-9.]*\] //p' "$log" | grep -E '^lrb_torture: (mode|cpu|hotplug|FAIL|PASS|running)' |
+# With LRB's own warnings (a sub-buffer skipped as corrupt names its CPU).
+sed -n 's/^\[ *[0-9.]*\] //p' "$log" | grep -E '^lrb_torture: (mode|cpu|hotplug|FAIL|PASS|running)|^lrb: ' |
 	grep -vE '^lrb_torture: cpu [0-9]+ (task|softirq|hardirq|nmi) +written 0 '
 # The verdict of every run: FAIL if one failed, PASS if all the runs
 # the boot makes passed.

@@ -465,11 +465,18 @@ static int torture_report(void)
 		lrb_stats_read(chan, cpu, &st);
 		for (i = 0; i < LRB_LOST_NR; i++)
 			lost_sum += st.lost[i];
-		pr_info("cpu %d buffer: written %llu delivered %llu lost: full %llu overwritten %llu too_big %llu nested %llu nmi %llu; NMIs %ld, inside a reservation %ld\n",
+		pr_info("cpu %d buffer: written %llu delivered %llu lost: full %llu overwritten %llu too_big %llu nested %llu nmi %llu; corrupt sub-buffers %llu; NMIs %ld, inside a reservation %ld\n",
 			cpu, st.written, st.delivered, st.lost[LRB_LOST_FULL],
 			st.lost[LRB_LOST_OVERWRITTEN], st.lost[LRB_LOST_TOO_BIG],
 			st.lost[LRB_LOST_NESTED], st.lost[LRB_LOST_NMI],
-			cnt(&nmis[cpu]), cnt(&nmis_inside[cpu]));
+			st.subbufs_corrupt, cnt(&nmis[cpu]),
+			cnt(&nmis_inside[cpu]));
+		/* Skipped records are lost uncounted: never expected here. */
+		if (st.subbufs_corrupt) {
+			pr_err("FAIL cpu %d: the reader skipped corrupt sub-buffers\n",
+			       cpu);
+			fails++;
+		}
 		if (st.written != att || st.delivered != del ||
 		    st.written != st.delivered + lost_sum ||
 		    st.lost[LRB_LOST_FULL] != full ||
