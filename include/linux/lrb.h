@@ -301,7 +301,8 @@ struct lrb_slot {
  * struct lrb_subbuf - a sub-buffer a reader holds
  * @data: start of the sub-buffer (its packet header).
  * @content_size: bytes of header and records.
- * @padded_size: bytes of the whole sub-buffer.
+ * @padded_size: bytes of the packet, as its packet_size says: the content
+ *	rounded up to a page, at most the sub-buffer. What a reader copies.
  * @records: number of records in it.
  */
 struct lrb_subbuf {

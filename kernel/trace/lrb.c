@@ -385,6 +385,17 @@ void __lrb_deliver(struct lrb_wbuf *w)
 EXPORT_SYMBOL_GPL(__lrb_deliver);
 
 /*
+ * The bytes of the packet in a sub-buffer with @content bytes of header
+ * and records, as its packet_size says: the content rounded up to a page,
+ * at most the sub-buffer. Readers copy that much, so a trace file holds
+ * less than a page of padding per packet, as LTTng's do.
+ */
+static size_t lrb_packet_size(const struct lrb_channel *chan, size_t content)
+{
+	return min_t(size_t, PAGE_ALIGN(content), chan->config.subbuf_size);
+}
+
+/*
  * Write the end fields of the sub-buffer that holds @pos. @discarded was
  * read before the closer published its position: a closer nested after
  * that publish, which may close the next sub-buffer first, reads it later
@@ -399,7 +410,8 @@ static void lrb_close_fields(struct lrb_cpu_buf *buf, unsigned long pos,
 	ph = lrb_pos_addr(buf, pos & ~buf->chan->subbuf_mask);
 	ph->timestamp_end = ts;
 	ph->content_size = (u64)content * BITS_PER_BYTE;
-	ph->packet_size = (u64)buf->chan->config.subbuf_size * BITS_PER_BYTE;
+	ph->packet_size = (u64)lrb_packet_size(buf->chan, content) *
+			  BITS_PER_BYTE;
 	ph->events_discarded = discarded;
 	WRITE_ONCE(buf->discarded_closed, ph->events_discarded);
 }
@@ -1097,7 +1109,7 @@ retry:
 	}
 	sb->data = ph;
 	sb->content_size = content;
-	sb->padded_size = chan->config.subbuf_size;
+	sb->padded_size = lrb_packet_size(chan, content);
 	sb->records = n;
 	sb->pos = seq << chan->subbuf_order;
 	buf->held = true;
@@ -1331,7 +1343,7 @@ int lrb_snapshot_get(struct lrb_channel *chan, int cpu, u64 pos,
 		return -ESTALE;
 	sb->data = ph;
 	sb->content_size = content;
-	sb->padded_size = chan->config.subbuf_size;
+	sb->padded_size = lrb_packet_size(chan, content);
 	sb->records = 0;
 	sb->pos = pos;
 	return 0;
@@ -1602,7 +1614,7 @@ static bool lrb_dump_view(struct lrb_cpu_buf *buf, unsigned long pos,
 		return false;
 	d->sb.data = ph;
 	d->sb.content_size = content;
-	d->sb.padded_size = chan->config.subbuf_size;
+	d->sb.padded_size = lrb_packet_size(chan, content);
 	d->sb.records = 0;
 	d->sb.pos = pos;
 	d->it.offset = 0;

@@ -292,6 +292,35 @@ static void lrb_test_exact_fill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
 }
 
+/*
+ * A packet is its content rounded up to a page, at most the sub-buffer: a
+ * reader copies less than a page of padding, whatever the sub-buffer size.
+ */
+static void lrb_test_packet_size(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, 4 * PAGE_SIZE, 2,
+					    LRB_MODE_DISCARD);
+	/* Content in the first page, just over it, just over three pages. */
+	const unsigned int n[] = { 1, (PAGE_SIZE - PHDR) / REC8 + 1,
+				   (3 * PAGE_SIZE - PHDR) / REC8 + 1 };
+	const size_t pages[] = { 1, 2, 4 };
+	const struct lrb_packet_header *ph;
+	struct lrb_subbuf sb;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(n); i++) {
+		KUNIT_ASSERT_EQ(test, write_seq(chan, 0, n[i]), n[i]);
+		lrb_flush(chan, ctx->cpu);
+		KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+		ph = sb.data;
+		KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + n[i] * REC8);
+		KUNIT_EXPECT_EQ(test, sb.padded_size, pages[i] * PAGE_SIZE);
+		KUNIT_EXPECT_EQ(test, ph->packet_size, sb.padded_size * 8);
+		KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	}
+}
+
 static void lrb_test_no_fit_pads(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
@@ -1102,12 +1131,14 @@ static void lrb_test_hotplug(struct kunit *test)
 static unsigned long snapshot_read(struct kunit *test, struct lrb_channel *chan,
 				   u64 begin, u64 end, u64 next)
 {
+	size_t size = lrb_channel_config(chan)->subbuf_size;
 	struct lrb_test_ctx *ctx = test->priv;
 	unsigned long n = 0;
 	struct lrb_subbuf sb;
 	u64 pos;
 
-	for (pos = begin; pos != end; pos += sb.padded_size) {
+	/* Positions step by the sub-buffer, packets may be smaller. */
+	for (pos = begin; pos != end; pos += size) {
 		struct lrb_record_iter it = {};
 		struct lrb_record rec;
 
@@ -1264,6 +1295,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_small_event_cost),
 	KUNIT_CASE(lrb_test_exact_fill),
 	KUNIT_CASE(lrb_test_no_fit_pads),
+	KUNIT_CASE(lrb_test_packet_size),
 	KUNIT_CASE(lrb_test_too_big),
 	KUNIT_CASE(lrb_test_bad_id),
 	KUNIT_CASE(lrb_test_discard_full),

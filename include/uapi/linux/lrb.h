@@ -3,13 +3,14 @@
  * LRB: the user-space ABI of the LRB tracing ring buffer.
  *
  * Trace format. A channel has one stream per CPU; a stream is a sequence of
- * sub-buffers, each a CTF 1.8 packet exactly as the kernel wrote it: a
- * struct lrb_packet_header (packet header and context, 72 bytes), then
- * records, then padding up to packet_size. A record is a record header and
- * its payload; records start LRB_RECORD_ALIGN-aligned and the last record
- * ends at content_size. The header is compact (8 bytes: an event with a 4-
- * or 8-byte payload costs 16 bytes) while the timestamp keeps the bits
- * above 32 of the previous record, extended (16 bytes) otherwise.
+ * CTF 1.8 packets, each the first packet_size bytes of a sub-buffer exactly
+ * as the kernel wrote it: a struct lrb_packet_header (packet header and
+ * context, 72 bytes), then records, then padding up to packet_size, at
+ * most a page. A record is a record header and its payload; records start
+ * LRB_RECORD_ALIGN-aligned and the last record ends at content_size. The
+ * header is compact (8 bytes: an event with a 4- or 8-byte payload costs
+ * 16 bytes) while the timestamp keeps the bits above 32 of the previous
+ * record, extended (16 bytes) otherwise.
  *
  * Metadata. The channel's "metadata" file in tracefs gives the CTF
  * description (TSDL) of all of it, event layouts included, so stream files
@@ -36,7 +37,9 @@
  * @timestamp_begin: timestamp of the first record.
  * @timestamp_end: timestamp taken when the sub-buffer was closed.
  * @content_size: bits of header and records.
- * @packet_size: bits of the sub-buffer, padding included.
+ * @packet_size: bits of the packet: content_size rounded up to a page of
+ *	the traced machine, at most the sub-buffer. A reader copies that
+ *	much; the rest of the sub-buffer is padding too.
  * @packet_seq_num: sub-buffer number since the channel was created.
  * @events_discarded: records of this CPU lost before the packet was closed,
  *	all causes but overwriting (overwritten packets show as gaps in
@@ -128,11 +131,13 @@ struct lrb_snapshot {
  * Stream file ioctls. A reader takes the oldest complete sub-buffer with
  * GET_SUBBUF (-EAGAIN if there is none, -EBUSY if one is already held),
  * reads it through mmap() at GET_MMAP_OFFSET, GET_SUBBUF_SIZE bytes of
- * content in GET_PADDED_SIZE bytes, and gives it back with PUT_SUBBUF and
- * the position GET_SUBBUF returned (-EINVAL if none is held or the
- * position differs; -EIO in overwrite mode if a writer reused it
- * meanwhile: what was read must be dropped). FLUSH closes the partially
- * filled sub-buffer of the stream's CPU so it can be taken.
+ * content in a packet of GET_PADDED_SIZE bytes (the content rounded up to
+ * a page, at most the sub-buffer: the packet_size of its header), and
+ * gives it back with PUT_SUBBUF and the position GET_SUBBUF returned
+ * (-EINVAL if none is held or the position differs; -EIO in overwrite
+ * mode if a writer reused it meanwhile: what was read must be dropped).
+ * FLUSH closes the partially filled sub-buffer of the stream's CPU so it
+ * can be taken.
  */
 #define LRB_IOC_MAGIC		0xB9
 #define LRB_IOC_GET_SUBBUF	_IOR(LRB_IOC_MAGIC, 0x00, __u64)

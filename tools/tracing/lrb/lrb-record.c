@@ -573,8 +573,9 @@ static bool drain_splice(struct stream *s)
 				    strerror(m < 0 ? errno : EIO));
 			left -= m;
 		}
+		/* A splice of a sub-buffer's size reads one packet. */
 		s->bytes += n;
-		s->packets += n / s->info.subbuf_size;
+		s->packets++;
 	}
 }
 
@@ -803,7 +804,8 @@ static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
 	size_t n, i, first, last, sbs;
 	struct lrb_snapshot snap;
 	unsigned char *copy;
-	__u64 pos, off;
+	__u64 pos, off, padded;
+	size_t *len;
 
 	if (!open_stream(&s, cpu, 0))
 		return -1;
@@ -821,7 +823,8 @@ static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
 	first = n;
 	last = n;
 	copy = malloc(n ? n * sbs : 1);
-	if (!copy)
+	len = calloc(n ? n : 1, sizeof(*len));
+	if (!copy || !len)
 		die("out of memory");
 	/*
 	 * Newest first: writers reuse the oldest sub-buffers first, so once
@@ -842,9 +845,14 @@ static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
 		}
 		if (ret && (errno == ESTALE || errno == EAGAIN))
 			break;
-		if (ret || ioctl(s.fd, LRB_IOC_GET_MMAP_OFFSET, &off))
+		if (ret || ioctl(s.fd, LRB_IOC_GET_MMAP_OFFSET, &off) ||
+		    ioctl(s.fd, LRB_IOC_GET_PADDED_SIZE, &padded))
 			die("cpu %d: snapshot get: %s", cpu, strerror(errno));
-		memcpy(copy + i * sbs, s.map + off, sbs);
+		if (padded > sbs)
+			die("cpu %d: a packet of %llu bytes in sub-buffers of %zu",
+			    cpu, (unsigned long long)padded, sbs);
+		len[i] = padded;
+		memcpy(copy + i * sbs, s.map + off, padded);
 		if (ioctl(s.fd, LRB_IOC_PUT_SUBBUF, &pos)) {
 			if (errno != ESTALE)
 				die("cpu %d: snapshot put: %s", cpu, strerror(errno));
@@ -857,8 +865,10 @@ static int snapshot_stream(const char *dir, int cpu, struct snap_count *sc,
 	/* Older than the first kept: reused, or about to be. */
 	sc->packets = last - first;
 	sc->reused = n - sc->packets - sc->incomplete;
-	write_out(&s, copy + first * sbs, (last - first) * sbs);
+	for (i = first; i < last; i++)
+		write_out(&s, copy + i * sbs, len[i]);
 	free(copy);
+	free(len);
 	fprintf(info, "cpu %d begin %llu end %llu packets %llu reused %llu incomplete %llu\n",
 		cpu, (unsigned long long)snap.begin, (unsigned long long)snap.end,
 		sc->packets, sc->reused, sc->incomplete);

@@ -2222,15 +2222,23 @@ TEST_F(chan, splice_small_pipe)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned char *pkt = malloc(2 * page);
+	char *text = malloc(page);
 	char size[32];
 	int fd, p[2];
 
-	/* A packet of two pages, a pipe of one: it comes in two pieces. */
+	/*
+	 * A packet of two pages (a page of text takes the content past the
+	 * first), a pipe of one: it comes in two pieces.
+	 */
 	ASSERT_NE(NULL, pkt);
+	ASSERT_NE(NULL, text);
+	memset(text, 'x', page - 1);
+	memcpy(text, "big", 3);
+	text[page - 1] = '\0';
 	snprintf(size, sizeof(size), "%ld", 2 * page);
 	ASSERT_EQ(0, put(cpath("subbuf_size"), size));
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
-	ASSERT_EQ(0, annotate("big"));
+	ASSERT_EQ(0, annotate(text));
 	ASSERT_EQ(0, put(cpath("enable"), "0"));
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(page, fcntl(p[1], F_SETPIPE_SZ, page));
@@ -2243,6 +2251,7 @@ TEST_F(chan, splice_small_pipe)
 	EXPECT_EQ(1, packet_records(pkt, "big"));
 	/* Then end of file: the channel is disabled and drained. */
 	EXPECT_EQ(0, splice(fd, NULL, p[1], NULL, 65536, 0));
+	free(text);
 	free(pkt);
 	close(fd);
 	close(p[0]);
