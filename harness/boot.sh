@@ -84,6 +84,19 @@ arm64)
 		-append "console=ttyAMA0 panic=-1 oops=panic $cmdline" \
 		-nographic -no-reboot </dev/null >"$log" 2>&1
 	;;
+s390x)
+	# KUnit only, as i386, on the big-endian guest: the s390-ccw-virtio
+	# machine, whose console on stdio is the SCLP VT220 one (ttysclp0).
+	# cmma=off: QEMU's TCG has no ESSA instruction (it says
+	# "unimplemented opcode 0xb9ab" and the boot stops without a word).
+	initrd=$top/build/initramfs-s390x.cpio.gz
+	"$here/mkinitramfs.sh" --tiny "$initrd" s390x-linux-gnu-gcc
+	timeout "$timeout" qemu-system-s390x -M s390-ccw-virtio -cpu qemu -accel tcg,thread=multi \
+		-smp "${LRB_SMP:-2}" -m 512 \
+		-kernel "$out/arch/s390/boot/bzImage" -initrd "$initrd" \
+		-append "console=ttysclp0 cmma=off panic=-1 oops=panic $cmdline" \
+		-nographic -no-reboot </dev/null >"$log" 2>&1
+	;;
 um)
 	# LRB_UML_ROOT: a root made by "mkinitramfs.sh --dir" with an /init
 	# of the caller's; by default the KUnit one.

@@ -98,6 +98,8 @@ x86_64) mk+=(ARCH=x86_64); image=arch/x86/boot/bzImage ;;
 i386) mk+=(ARCH=i386); image=arch/x86/boot/bzImage ;;
 arm64) mk+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC="ccache aarch64-linux-gnu-gcc")
 	image=arch/arm64/boot/Image ;;
+s390x) mk+=(ARCH=s390 CROSS_COMPILE=s390x-linux-gnu- CC="ccache s390x-linux-gnu-gcc")
+	image=arch/s390/boot/bzImage ;;
 um) mk+=(ARCH=um SUBARCH=x86_64); image=linux ;;
 *) echo "build.sh: unknown arch '$arch'" >&2; exit 2 ;;
 esac

@@ -70,7 +70,8 @@ case ${1:-} in
 	root=$(mktemp -d)
 	trap 'rm -rf "$root"' EXIT
 	mkdir -p "$root/dev"
-	"$@" -static -nostdlib -O2 -o "$root/init" "$guest/init-kunit.c"
+	"$@" -static -nostdlib -ffreestanding -fno-tree-loop-distribute-patterns \
+		-O2 -Wall -o "$root/init" "$guest/init-kunit.c"
 	cpio_gz "$root" "$out"
 	;;
 *)

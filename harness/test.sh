@@ -1,6 +1,7 @@
 #!/bin/bash
-# test.sh: apply the series, build and boot {UML, x86_64, i386, arm64} x
-# {LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF}, count the KUnit cases of each boot,
+# test.sh: apply the series, build and boot {UML, x86_64, i386, arm64,
+# s390x} x {LRB_SYNC_LOCAL, LRB_SYNC_IRQOFF}, count the KUnit cases of
+# each boot, decode the trace each tiny guest (i386, arm64, s390x) took,
 # run the static checks, and end with "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -13,7 +14,7 @@ stage tree "$here/tree.sh" || { fail "extract the base tree and apply the series
 # lrb-record's command line, on the host: no kernel needed.
 stage "lrb-record command line (host)" tally "lrb-record (host)" tooltest.log "$here/tooltest.sh"
 
-runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff i386-local i386-irqoff arm64-local arm64-irqoff"}
+runs=${LRB_RUNS:-"um-local um-irqoff x86_64-local x86_64-irqoff i386-local i386-irqoff arm64-local arm64-irqoff s390x-local s390x-irqoff"}
 for run in $runs; do
 	arch=${run%-*} variant=${run##*-}
 	if ! stage "build $run" "$here/build.sh" "$arch" "$variant" >"$logdir/build-$run.log" 2>&1; then
@@ -32,8 +33,16 @@ for run in $runs; do
 	[ "$arch" = i386 ] &&
 		check "build $run: LRB calls no 64-bit atomic (not NMI-safe on 32-bit)" \
 			eval "! nm -u '$top/build/out/$run'/kernel/trace/lrb*.o | grep atomic64"
-	stage "boot $run" "$here/boot.sh" "$arch" "$variant" "$logdir/boot-$run.log"
+	# The tiny guests' /init also records a trace of __data_loc strings
+	# and prints it (guest/init-kunit.c): babeltrace2 must decode it on
+	# each byte order and word size, big-endian s390x above all.
+	case $arch in i386 | arm64 | s390x) tiny=lrb_trace ;; *) tiny= ;; esac
+	LRB_CMDLINE="${LRB_CMDLINE:-} $tiny" stage "boot $run" "$here/boot.sh" "$arch" "$variant" "$logdir/boot-$run.log"
 	tally "KUnit $run" "ktap-$run.log" "$here/ktap.py" "$logdir/boot-$run.log" "$run"
+	[ -n "$tiny" ] &&
+		check "trace $run: babeltrace2 decodes its __data_loc strings, in the guest's byte order" \
+			"$here/tinytrace.py" "$logdir/boot-$run.log" "$top/build/tinytrace-$run" \
+			"$([ "$arch" = s390x ] && echo be || echo le)"
 done
 
 # Short torture runs: both variants and modes; then kernels with bugs

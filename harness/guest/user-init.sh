@@ -187,7 +187,7 @@ echo "LRB-USER: record oracle"
 mkdir -p /tmp/oracle
 lrb-record -q --layout lttng -o /tmp/oracle/lttng -B oracle_lttng --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e syscalls -e kmem:mm_page_alloc -e kmem:mm_page_free \
-	-e block -e 'lttng_statedump_*' -- \
+	-e block -e 'lttng_statedump_*' -e irq_vectors:local_timer_entry -- \
 lrb-record -q -o /tmp/trace-oracle -B oracle --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e signal -e syscalls -e raw_syscalls \
 	-e kmem:mm_page_alloc -e kmem:mm_page_free -e block \

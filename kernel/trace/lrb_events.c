@@ -33,6 +33,7 @@
 #include <linux/string_choices.h>
 #include <linux/tracepoint.h>
 #include <linux/unaligned.h>
+#include <linux/xarray.h>
 
 #include "lrb_events.h"
 
@@ -136,13 +137,6 @@ void lrb_tsdl_enum(struct seq_buf *s, const char *name, unsigned int bits,
 void lrb_tsdl_string(struct seq_buf *s, const char *name)
 {
 	seq_buf_printf(s, "\t\tstring _%s;\n", name);
-}
-
-static void lrb_tsdl_event(struct seq_file *m, const char *name,
-			   unsigned int id, const char *fields)
-{
-	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
-		   "\tfields := struct {\n%s\t};\n};\n\n", name, id, fields);
 }
 
 /* The fields of a marker: packed, in the order of the site's arguments. */
@@ -297,6 +291,13 @@ static int lrb_link_add(struct lrb_events_owner *o, struct lrb_event *ev)
 	l->ignore = o->ignore;
 	/* Not seen by a writer yet: no release. */
 	l->stack = lrb_stack_depth(o, ev);
+	/* Described from now on: its records may outlive the link. */
+	ret = xa_err(xa_store(&o->described, ev->id, xa_mk_value(0),
+			      GFP_KERNEL));
+	if (ret) {
+		kfree(l);
+		return ret;
+	}
 	/* A filter the channel set for it applies from its first record. */
 	ret = lrb_link_filter_init(l);
 	if (ret) {
@@ -842,9 +843,16 @@ static int lrb_stack_set(struct lrb_events_owner *o, const char *sel,
 		return -ENOENT;
 	if (!lrb_selector_is_glob(sel) && !n)
 		return -EOPNOTSUPP;
-	ret = depth ? lrb_stack_alloc() : 0;
-	if (ret)
-		return ret;
+	if (depth) {
+		ret = lrb_stack_alloc();
+		if (ret < 0)
+			return ret;
+		/* Its records follow those of @sel's events from now on. */
+		ret = xa_err(xa_store(&o->described, ret, xa_mk_value(0),
+				      GFP_KERNEL));
+		if (ret)
+			return ret;
+	}
 	ks = kzalloc(sizeof(*ks), GFP_KERNEL);
 	if (!ks)
 		return -ENOMEM;
@@ -1057,6 +1065,7 @@ void lrb_events_owner_init(struct lrb_events_owner *o)
 	o->filter_err = NULL;
 	o->target = NULL;
 	o->ignore = NULL;
+	xa_init(&o->described);
 	o->chan = NULL;
 	o->layout = LRB_LAYOUT_FTRACE;
 	mutex_lock(&lrb_events_mutex);
@@ -1334,6 +1343,7 @@ void lrb_events_owner_release(struct lrb_events_owner *o)
 		list_del(&g->list);
 		kfree(g);
 	}
+	xa_destroy(&o->described);
 	lrb_filters_forget(o, "all");
 	lrb_stacks_forget(o, "all");
 	free_percpu(o->filtered);
@@ -1371,45 +1381,61 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 	mutex_unlock(&lrb_events_mutex);
 }
 
+static void lrb_tsdl_event(struct seq_file *m, const char *name,
+			   unsigned int id, const char *fields)
+{
+	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+		   "\tfields := struct {\n%s\t};\n};\n\n", name, id, fields);
+}
+
 /**
- * lrb_events_metadata() - print the CTF description of every event
+ * lrb_events_metadata() - print the CTF description of an owner's events
  * @m: the metadata file.
+ * @o: the channel's owner.
  *
- * Registered and retired events.
+ * The events, registered or retired, that @o selected since it was made:
+ * a trace holds records only of those, and a reader that reads the file
+ * after the last "enable" finds every one described.
  */
-void lrb_events_metadata(struct seq_file *m)
+void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o)
 {
 	struct lrb_events_retired *r;
 	struct lrb_event *ev;
 
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
-		lrb_tsdl_event(m, ev->name, ev->id, ev->tsdl);
+		if (xa_load(&o->described, ev->id))
+			lrb_tsdl_event(m, ev->name, ev->id, ev->tsdl);
 	list_for_each_entry(r, &lrb_events_retired, list)
-		lrb_tsdl_event(m, r->name, r->id, r->tsdl);
+		if (xa_load(&o->described, r->id))
+			lrb_tsdl_event(m, r->name, r->id, r->tsdl);
 	mutex_unlock(&lrb_events_mutex);
 }
 
 /**
- * lrb_events_metadata_lttng() - print the CTF description of every event
- *	in the LTTng layout
+ * lrb_events_metadata_lttng() - print the CTF description of an owner's
+ *	events in the LTTng layout
  * @m: the metadata file.
+ * @o: the channel's owner.
  *
- * Registered and retired events, with their LTTng names and fields where
- * they have them.
+ * The events of lrb_events_metadata(), with their LTTng names and fields
+ * where they have them.
  */
-void lrb_events_metadata_lttng(struct seq_file *m)
+void lrb_events_metadata_lttng(struct seq_file *m,
+			       struct lrb_events_owner *o)
 {
 	struct lrb_events_retired *r;
 	struct lrb_event *ev;
 
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
-		lrb_tsdl_event(m, lrb_event_lttng_name(ev), ev->id,
-			       lrb_event_lttng_tsdl(ev));
+		if (xa_load(&o->described, ev->id))
+			lrb_tsdl_event(m, lrb_event_lttng_name(ev), ev->id,
+				       lrb_event_lttng_tsdl(ev));
 	list_for_each_entry(r, &lrb_events_retired, list)
-		lrb_tsdl_event(m, r->lttng_name ? r->lttng_name : r->name,
-			       r->id, r->lttng_tsdl ? r->lttng_tsdl : r->tsdl);
+		if (xa_load(&o->described, r->id))
+			lrb_tsdl_event(m, r->lttng_name ?: r->name, r->id,
+				       r->lttng_tsdl ?: r->tsdl);
 	mutex_unlock(&lrb_events_mutex);
 }
 

@@ -10,6 +10,7 @@
 #include <linux/lrb_marker.h>
 #include <linux/percpu.h>
 #include <linux/seq_buf.h>
+#include <linux/xarray.h>
 
 struct lrb_channel;
 struct lrb_event;
@@ -35,6 +36,8 @@ struct seq_file;
  *	has targets; NULL otherwise. Its links have it too.
  * @stacks: the kernel stack depths it asked for, by selector
  *	(lrb_events_command()'s "stack").
+ * @described: the ids of the events it ever selected, which its metadata
+ *	describes; a value entry each.
  */
 struct lrb_events_owner {
 	struct list_head list;
@@ -48,6 +51,7 @@ struct lrb_events_owner {
 	struct lrb_target *target;
 	bool __percpu *ignore;
 	struct list_head stacks;
+	struct xarray described;
 };
 
 /**
@@ -204,8 +208,9 @@ int lrb_events_filter(struct lrb_events_owner *o, char *cmd);
 void lrb_events_filters_show(struct seq_file *m, struct lrb_events_owner *o);
 u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu);
 void lrb_events_set_ignore(struct lrb_events_owner *o, bool __percpu *ignore);
-void lrb_events_metadata(struct seq_file *m);
-void lrb_events_metadata_lttng(struct seq_file *m);
+void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o);
+void lrb_events_metadata_lttng(struct seq_file *m,
+			       struct lrb_events_owner *o);
 void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
 		      size_t len);
 void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
@@ -246,8 +251,10 @@ static inline u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu)
 	return 0;
 }
 
-static inline void lrb_events_metadata(struct seq_file *m) { }
-static inline void lrb_events_metadata_lttng(struct seq_file *m) { }
+static inline void lrb_events_metadata(struct seq_file *m,
+				       struct lrb_events_owner *o) { }
+static inline void lrb_events_metadata_lttng(struct seq_file *m,
+					     struct lrb_events_owner *o) { }
 static inline void lrb_events_print(struct seq_buf *s, unsigned int id,
 				    const void *data, size_t len)
 {

@@ -1037,8 +1037,8 @@ static void lrb_fs_metadata_clock(struct seq_file *m, struct lrb_fs_chan *fc)
 {
 	const char *name = lrb_fs_clock_names[fc->clock];
 	u64 (*clock)(void) = lrb_fs_clocks[fc->clock];
-	u64 offset, secs;
-	u32 ns;
+	s64 offset, secs;
+	s32 ns;
 
 	/*
 	 * Clock value 0 in real time (CLOCK_REALTIME): with it the clock is
@@ -1048,14 +1048,23 @@ static void lrb_fs_metadata_clock(struct seq_file *m, struct lrb_fs_chan *fc)
 	preempt_disable();
 	offset = ktime_get_real_ns() - clock();
 	preempt_enable();
-	secs = div_u64_rem(offset, NSEC_PER_SEC, &ns);
+	/*
+	 * Negative where real time is behind the clock (a machine without a
+	 * battery-backed clock, still in 1970): offset_s is signed in CTF,
+	 * offset the nanoseconds after it.
+	 */
+	secs = div_s64_rem(offset, NSEC_PER_SEC, &ns);
+	if (ns < 0) {
+		secs--;
+		ns += NSEC_PER_SEC;
+	}
 	seq_printf(m, "clock {\n\tname = \"lrb_%s\";\n\tuuid = \"%pUb\";\n", name,
 		   &lrb_fs_clock_uuid);
 	seq_printf(m, "\tdescription = \"%s\";\n",
 		   fc->clock == LRB_FS_CLOCK_LOCAL ? "local_clock()" :
 		   "trace_clock_global()");
 	seq_printf(m, "\tfreq = 1000000000;\n\tprecision = 1;\n"
-		   "\toffset_s = %llu;\n\toffset = %u;\n\tabsolute = true;\n};\n\n",
+		   "\toffset_s = %lld;\n\toffset = %d;\n\tabsolute = true;\n};\n\n",
 		   secs, ns);
 	seq_printf(m, "typealias integer { size = 32; align = 8; signed = false; map = clock.lrb_%s.value; } := uint32_clock_t;\n",
 		   name);
@@ -1135,9 +1144,9 @@ static int lrb_fs_metadata_show(struct seq_file *m, void *v)
 		   "\tfields := struct {\n\t\tstring text;\n\t};\n};\n\n",
 		   LRB_FS_EVENT_ANNOTATION);
 	if (lttng)
-		lrb_events_metadata_lttng(m);
+		lrb_events_metadata_lttng(m, &fc->events);
 	else
-		lrb_events_metadata(m);
+		lrb_events_metadata(m, &fc->events);
 	return 0;
 }
 

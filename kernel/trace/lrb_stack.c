@@ -107,22 +107,25 @@ static struct lrb_event lrb_stack_ev = {
 /**
  * lrb_stack_alloc() - make the arrays the stacks are taken into
  *
- * Called under the registry's mutex when a channel first asks for stacks.
+ * Called under the registry's mutex when a channel asks for stacks.
  *
- * Return: 0, or -ENOMEM.
+ * Return: the id of the kernel_stack event, which the channel's metadata
+ * must describe; -ENOMEM; -ENODEV if the event is not registered.
  */
 int lrb_stack_alloc(void)
 {
 	struct lrb_stack_cpu __percpu *cpus;
 
+	if (!lrb_stack_ev.id)
+		return -ENODEV;
 	if (lrb_stack_cpus)
-		return 0;
+		return lrb_stack_ev.id;
 	cpus = alloc_percpu(struct lrb_stack_cpu);
 	if (!cpus)
 		return -ENOMEM;
 	/* Links get a depth after this, with a release (lrb_events.c). */
 	WRITE_ONCE(lrb_stack_cpus, cpus);
-	return 0;
+	return lrb_stack_ev.id;
 }
 
 /* Is @ip in a function of the probe's path, or a tracepoint's iterator? */

@@ -1299,8 +1299,17 @@ TEST_F(chan, events_listed)
 	if (event_id("sched:sched_switch") < 0)
 		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
 	ASSERT_EQ(0, get(FTRACE_DIR "/available_events", big2, sizeof(big2)));
+	/* The metadata describes what the channel selected, ever... */
 	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
-	/* Every event ftrace offers is described in the metadata... */
+	EXPECT_EQ(NULL, strstr(big, "name = \"sched:sched_switch\";"));
+	ASSERT_EQ(0, events_cmd("enable", "sched:sched_switch"));
+	ASSERT_EQ(0, events_cmd("disable", "sched:sched_switch"));
+	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
+	EXPECT_NE(NULL, strstr(big, "name = \"sched:sched_switch\";"));
+	EXPECT_EQ(NULL, strstr(big, "name = \"sched:sched_wakeup\";"));
+	/* ... so every event ftrace offers, once "all" is selected... */
+	ASSERT_EQ(0, events_cmd("enable", "all"));
+	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
 	for (line = strtok_r(big2, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		avail++;
@@ -1313,7 +1322,7 @@ TEST_F(chan, events_listed)
 	EXPECT_LT(500, avail);
 	EXPECT_EQ(avail, found);
 	/* ... and listed, beside the markers. */
-	EXPECT_LE(avail, events_count("", "-"));
+	EXPECT_LE(avail, events_count("", "enabled"));
 	EXPECT_LT(0, event_id("syscalls:sys_enter_getppid"));
 	EXPECT_LT(0, event_id("irq:softirq_entry"));
 }
