@@ -603,9 +603,11 @@ def cmd_target(d):
 
 
 # Frames of ftrace's own path that its stacktrace trigger keeps above the
-# function that hit the tracepoint (its skip count is fixed).
+# function that hit the tracepoint (its skip count is fixed); data_ops_trigger
+# is an inline function that the KCSAN kernel does not inline.
 FTRACE_STACK_FRAMES = ('trace_event_raw_event_', '__traceiter_', 'event_triggers_',
-                       'trace_event_buffer_', 'stacktrace_trigger', 'perf_trace_')
+                       'trace_event_buffer_', 'stacktrace_trigger', 'perf_trace_',
+                       'data_ops_trigger')
 
 
 def read_kallsyms(path):
