@@ -14,7 +14,8 @@
  * babeltrace2.  On a big-endian guest that is the check that the
  * metadata describes the __data_loc word as the CPU stores it.
  */
-#if defined(__i386__)
+#if defined(__i386__) || defined(__s390x__)
+/* The system calls s390 numbered as i386 did. */
 #define SYS_read	3
 #define SYS_write	4
 #define SYS_close	6
@@ -22,6 +23,9 @@
 #define SYS_reboot	88
 #define SYS_syslog	103
 #define SYS_nanosleep	162
+#endif
+
+#if defined(__i386__)
 #define SYS_openat	295
 #define SYS_mkdirat	296
 #define SYS_mknodat	297
@@ -62,13 +66,6 @@ static long sys5(long n, long a, long b, long c, long d, long e)
 	return x0;
 }
 #elif defined(__s390x__)
-#define SYS_read	3
-#define SYS_write	4
-#define SYS_close	6
-#define SYS_mount	21
-#define SYS_reboot	88
-#define SYS_syslog	103
-#define SYS_nanosleep	162
 #define SYS_openat	288
 #define SYS_mkdirat	289
 #define SYS_mknodat	290
