@@ -13,6 +13,9 @@ mkdir -p "$logdir"
 # (KCSAN finds data races in the VFS too). A report is the kernel's lines
 # (printk timestamps; user space's output between them is not part of it)
 # from its header to its end marker ("====", "---[ end trace"), at most 40.
+# A frame the unwinder marks unreliable ("? lrb_x+0x1e3/0x1e3", a stale
+# return address left on the stack) is not LRB code in the report: one
+# such frame made a scheduler WARN at CPU online look like LRB's.
 splat_pattern='WARNING:|BUG:|Oops|KASAN:|UBSAN:|KCSAN:|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|Kernel panic'
 splats() {
 	local n head
@@ -20,7 +23,7 @@ splats() {
 		head=$(sed -n "${n}p" "$1")
 		if awk -v n="$n" 'NR >= n && NR <= n + 40 && /^\[ *[0-9]+\.[0-9]+\]/ {
 			if (NR > n && (/\] =+$/ || /---\[ end trace/)) exit
-			print }' "$1" | grep -q 'lrb'; then
+			if (!/\] +\? /) print }' "$1" | grep -q 'lrb'; then
 			echo "lrb: $head"
 		else
 			echo "other: $head"

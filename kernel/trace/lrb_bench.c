@@ -1464,7 +1464,9 @@ static int __init lrb_bench_init(void)
 	pr_info("done\n");
 	return 0;
 }
-late_initcall(lrb_bench_init);
+
+/* Built in: after every other initcall, LRB's own (linked earlier) too. */
+late_initcall_sync(lrb_bench_init);
 
 /* Everything the run used was freed when it ended; a writer may be left. */
 static void __exit lrb_bench_exit(void)

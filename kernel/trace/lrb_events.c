@@ -274,6 +274,12 @@ static void lrb_link_stop(struct lrb_event_link *l)
 	l->running = false;
 }
 
+/* Event @id has records in @o's channel from now on: describe it there. */
+static int lrb_owner_describe(struct lrb_events_owner *o, int id)
+{
+	return xa_err(xa_store(&o->described, id, xa_mk_value(0), GFP_KERNEL));
+}
+
 /* Select @ev for @o; start it if @o is enabled. 1 if new, 0, or -errno. */
 static int lrb_link_add(struct lrb_events_owner *o, struct lrb_event *ev)
 {
@@ -292,8 +298,7 @@ static int lrb_link_add(struct lrb_events_owner *o, struct lrb_event *ev)
 	/* Not seen by a writer yet: no release. */
 	l->stack = lrb_stack_depth(o, ev);
 	/* Described from now on: its records may outlive the link. */
-	ret = xa_err(xa_store(&o->described, ev->id, xa_mk_value(0),
-			      GFP_KERNEL));
+	ret = lrb_owner_describe(o, ev->id);
 	if (ret) {
 		kfree(l);
 		return ret;
@@ -848,8 +853,7 @@ static int lrb_stack_set(struct lrb_events_owner *o, const char *sel,
 		if (ret < 0)
 			return ret;
 		/* Its records follow those of @sel's events from now on. */
-		ret = xa_err(xa_store(&o->described, ret, xa_mk_value(0),
-				      GFP_KERNEL));
+		ret = lrb_owner_describe(o, ret);
 		if (ret)
 			return ret;
 	}

@@ -1218,4 +1218,11 @@ static __init int lrb_trace_events_init(void)
 #endif
 	return 0;
 }
-device_initcall(lrb_trace_events_init);
+
+/*
+ * An event is described from its print_fmt and field types, which
+ * ftrace's eval-map work rewrites in place until trace_eval_sync(), a
+ * late_initcall_sync of trace.o: LRB's objects link after trace.o, so
+ * this runs once that work is done.
+ */
+late_initcall_sync(lrb_trace_events_init);
