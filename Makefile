@@ -64,7 +64,7 @@ torture-debug: tree
 sanitize: tree
 	@fail=0; for v in debug kcsan; do \
 		$(H)/build.sh x86_64 $$v >build/log/build-x86_64-$$v.log 2>&1 || { tail -20 build/log/build-x86_64-$$v.log; exit 1; }; \
-		LRB_BOOT_TIMEOUT=1800 $(H)/usertest.sh $$v | tee build/log/sanitize-$$v.log | grep -E '^(FAIL|[0-9]+ passed)'; \
+		LRB_BOOT_TIMEOUT=2700 $(H)/usertest.sh $$v | tee build/log/sanitize-$$v.log | grep -E '^(FAIL|[0-9]+ passed)'; \
 		[ "$${PIPESTATUS[0]}" -eq 0 ] || fail=1; done; exit $$fail
 
 bench: tree
