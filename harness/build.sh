@@ -121,17 +121,18 @@ frags=("$here/config/$arch.config" "$vfrag" ${xfrag:+"$xfrag"})
 "${mk[@]}" -s olddefconfig >/dev/null
 
 # Check that every symbol the fragments ask for made it into the config.
-# An LRB symbol the current series does not define yet is reported, not
-# fatal (make check builds every prefix of the series); any other is
-# fatal: a dependency that changed under a fragment (SLUB_TINY, which
-# KASAN excludes, is tinyconfig's on 6.12) must not build a debug kernel
-# without its sanitizer and let it pass for one.
+# A symbol of the series (LRB*, SAMPLE_LRB) that the applied patches do
+# not define yet is reported, not fatal (make check builds every prefix
+# of the series); any other is fatal: a dependency that changed under a
+# fragment (SLUB_TINY, which KASAN excludes, is tinyconfig's on 6.12)
+# must not build a debug kernel without its sanitizer and let it pass
+# for one.
 missing=0
 while IFS= read -r line; do
 	case $line in CONFIG_*=*) ;; *) continue ;; esac
 	grep -qxF "$line" "$out/.config" && continue
 	case $line in
-	CONFIG_LRB*) echo "build.sh: note: $line not in $arch-$variant .config" ;;
+	CONFIG_LRB* | CONFIG_SAMPLE_LRB*) echo "build.sh: note: $line not in $arch-$variant .config" ;;
 	*) echo "build.sh: $line not in $arch-$variant .config" >&2; missing=1 ;;
 	esac
 done < <(cat "${frags[@]}")
