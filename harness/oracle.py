@@ -402,12 +402,19 @@ def workload(ft, root):
     return w, len(forks)
 
 
+def as_text(v):
+    """A char array as str, whichever way a decoder showed it."""
+    if isinstance(v, list) and all(isinstance(x, int) for x in v):
+        return text(x & 0xff for x in v)
+    return v
+
+
 def same(a, b):
     """Field equality; a char array one side shows as str may be ints on the other."""
-    if isinstance(a, str) and isinstance(b, list) and all(isinstance(x, int) for x in b):
-        b = text(x & 0xff for x in b)
-    elif isinstance(b, str) and isinstance(a, list) and all(isinstance(x, int) for x in a):
-        a = text(x & 0xff for x in a)
+    if isinstance(a, str):
+        b = as_text(b)
+    elif isinstance(b, str):
+        a = as_text(a)
     return a == b
 
 
@@ -416,13 +423,6 @@ def same(a, b):
 # so each tracer may hold a CPU's records of them in another order; they
 # are compared as sets, by their field values.
 UNORDERED = {'kmem:mm_page_alloc', 'kmem:mm_page_free'}
-
-
-def as_text(v):
-    """A char array as str, whichever way a decoder showed it."""
-    if isinstance(v, list) and all(isinstance(x, int) for x in v):
-        return text(x & 0xff for x in v)
-    return v
 
 
 def task_names(recs):
@@ -484,17 +484,17 @@ def compare(ft, lr, w, show=20):
                         isinstance(lv.get(name), int) and abs(lv[name] - val) <= JIFFIES_SLACK:
                     st['resched'] += val != lv[name]
                     continue
+                if same(val, lv.get(name, ABSENT)):
+                    continue
                 pid = fv.get(COMM_PIDS.get(name))
                 if pid is not None and pid == lv.get(COMM_PIDS[name]) and \
-                        not same(val, lv.get(name, ABSENT)) and \
                         {as_text(val), as_text(lv.get(name))} <= names[pid]:
                     st['resched'] += 1
                     continue
-                if not same(val, lv.get(name, ABSENT)):
-                    st['mismatches'] += 1
-                    if st['mismatches'] <= show:
-                        print('MISMATCH %s cpu %d #%d field %s: ftrace %s lrb %s'
-                              % (key[1], key[0], k, name, ascii(val), ascii(lv.get(name, ABSENT))))
+                st['mismatches'] += 1
+                if st['mismatches'] <= show:
+                    print('MISMATCH %s cpu %d #%d field %s: ftrace %s lrb %s'
+                          % (key[1], key[0], k, name, ascii(val), ascii(lv.get(name, ABSENT))))
     for line in cpubad:
         print('count mismatch per CPU: ' + line)
     st['types'] = len(st['types'])
