@@ -114,7 +114,7 @@ done
 expect "lrb_bench module: ran to the end, no setup failed" \
 	"grep -q 'lrb_bench: done' '$log.txt' && ! grep -qE 'lrb_bench: .*(failed|cannot)' '$log.txt'"
 
-for t in workload losses torture probes; do
+for t in workload losses torture probes dynchurn; do
 	d=$share/trace-$t
 	if [ ! -f "$d/metadata" ] || [ ! -f "$d/.lrb-stats" ]; then
 		fail "trace $t copied to the host"
@@ -177,14 +177,15 @@ expect "module marker at unload: lrb_sample_bye total = 20" "has lrb_sample_bye 
 # ftrace as the oracle (harness/oracle.py): for the workload's processes,
 # the same count of every event type and the same field values; and with
 # every event enabled, every available event described and decoded.
-# oracle SUBCOMMAND DIR PATTERN NAME: run oracle.py, quote its summary.
+# oracle SUBCOMMAND DIR PATTERN NAME [MIN_EVENTS]: run oracle.py, quote
+# its summary.
 oracle() {
-	local out=$work/$1.out rc
+	local out=$work/$1-$2.out rc
 	if [ ! -d "$share/$2/lrb" ]; then
 		fail "$2 traces copied to the host"
 		return
 	fi
-	/usr/bin/python3 "$here/oracle.py" "$1" "$share/$2" >"$out" 2>&1
+	/usr/bin/python3 "$here/oracle.py" ${5:+--min-events "$5"} "$1" "$share/$2" >"$out" 2>&1
 	rc=$?
 	grep -E "^($3): " "$out" | sed 's/^/    /'
 	expect "$4" "[ $rc -eq 0 ]" || excerpt 40 "$out"
@@ -195,6 +196,7 @@ oracle lttng oracle 'lttng' "LTTng layout: every LTTng analysis runs; cputop, sy
 oracle filter ofilter 'filter' "filters: LRB keeps the records ftrace's filters keep, and those the predicates accept"
 oracle target otarget 'target' "targets: lrb-record --follow records what ftrace's set_event_pid with event-fork does, and no other task's"
 oracle stack ostack 'stack' "stacks: every kmem:kmalloc of the workload has its kernel stack, the one ftrace's stacktrace trigger shows"
+oracle compare odyn 'oracle' "dynamic events: LRB records what ftrace records of two kprobes, a kretprobe and a uprobe (string, integer and hex fetch arguments)" 100
 lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \
@@ -381,6 +383,35 @@ expect "lrb-record view prints what babeltrace2 prints" "cmp -s '$work/view.out'
 PATH=/nonexistent "$work/bin/lrb-record" view "$d" >/dev/null 2>"$work/view.err"
 expect "lrb-record view without babeltrace2: exit 1, says how to get it" \
 	"[ $? -eq 1 ] && grep -q 'babeltrace2 is not installed' '$work/view.err'"
+
+# Dynamic events: created while a channel runs, refused removal while it
+# records them, and lrb-record's own probes.
+said() { grep -q "LRB-USER: $1" "$log.txt"; }
+bt_count() { babeltrace2 "$1" 2>/dev/null | grep -c " $2: "; }
+expect "dynamic events: removing a kprobe a channel records fails (EBUSY)" \
+	"said 'dynamic remove while recorded exit 1' && ! said 'dynamic: cannot'"
+n=$(bt_count "$share/odyn/late" kprobes:dyn_late)
+expect "dynamic events: a kprobe created while a kprobes channel runs is recorded ($n records)" \
+	"said 'dynamic create while recording exit 0' && [ '$n' -ge 5 ]"
+n=$(bt_count "$share/all/lrb" kprobes:all_late)
+expect "dynamic events: a kprobe created while an 'all' channel runs is recorded ($n records)" "[ '$n' -gt 0 ]"
+d=$share/odyn/opts
+expect "lrb-record --kprobe, --probe, --function: each probe recorded, all removed after" \
+	"said 'dynamic lrb-record probes exit 0' && said 'dynamic events left: 0' &&
+	 [ \$(bt_count $d kprobes:opt_open) -gt 0 ] && [ \$(bt_count $d kprobes:p_vfs_write_0) -gt 0 ] &&
+	 [ \$(bt_count $d kprobes:do_sys_openat2_entry) -gt 0 ] &&
+	 [ \$(bt_count $d kprobes:do_sys_openat2_return) -gt 0 ]"
+# A kprobe is hit from its breakpoint, NMI context, until it is optimized:
+# with LRB_SYNC_IRQOFF those hits are counted lost_nmi.
+n=$(bt_count "$share/trace-dynchurn" 'kprobes:churn_[0-9]*')
+nmi=$(stat lost_nmi "$share/trace-dynchurn/.lrb-stats" 2>/dev/null)
+expect "dynamic events: 100 kprobes created, recorded, disabled and removed while a channel runs ($n records, $nmi lost_nmi); one on exc_nmi refused" \
+	"said 'dynamic churn 100 probes, 0 failures' && said 'record dynamic churn exit 0' &&
+	 said 'dynamic churn kprobe on exc_nmi exit 1' && said 'dynamic churn events left: 0' &&
+	 [ \$((n + ${nmi:-0})) -ge 100 ] && [ '$n' -gt 0 ]"
+expect "lrb-record --kprobe and --uprobe of a bad definition: exit 1 with ftrace's error" \
+	"said 'dynamic bad kprobe exit 1' && said 'dynamic bad uprobe exit 1' &&
+	 grep -q 'trace_kprobe: error: Invalid probed address or symbol' '$log.txt'"
 
 # report --symbols against babeltrace2: every kernel_stack counted, each
 # kmalloc with its stack, the addresses named from DIR/.kallsyms.

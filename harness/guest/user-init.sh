@@ -342,12 +342,120 @@ echo 0 > $K/tracing_on
 dump_instance $K $D/ftrace
 echo "LRB-USER: stack dumped"
 
+# Dynamic events, against ftrace's: kprobes with integer, string and hex
+# fetch arguments, a kretprobe and a uprobe on busybox's entry point,
+# created in dynamic_events, enabled in an ftrace instance and recorded
+# by lrb-record -e kprobes -e uprobes over one workload (oracle.py
+# compare). The uprobe's offset in the file is its entry point's, from
+# the ELF header and the first PT_LOAD.
+echo "LRB-USER: record dynamic"
+D=/tmp/odyn
+mkdir -p $D
+elf_u() { od -An -t "u$1" -j "$3" -N "$1" "$2" | tr -d ' '; }
+B=/bin/busybox
+entry=$(elf_u 8 $B 24) phoff=$(elf_u 8 $B 32) i=0
+while [ "$(elf_u 4 $B $((phoff + i * 56)))" != 1 ] && [ $i -lt 32 ]; do i=$((i + 1)); done
+uoff=$((entry - $(elf_u 8 $B $((phoff + i * 56 + 16))) + $(elf_u 8 $B $((phoff + i * 56 + 8)))))
+printf '%s\n' \
+	'p:kprobes/dyn_open do_sys_openat2 dfd=%di:s32 filename=+0(%si):ustring flags=+0(%dx):x64' \
+	'r:kprobes/dyn_open_ret do_sys_openat2 ret=$retval:s64' \
+	'p:kprobes/dyn_read ksys_read count=%dx:u64 comm=$comm' \
+	"p:uprobes/dyn_bb_start $B:$(printf 0x%x $uoff) argc=+0(%sp):u64" > $D/probes
+while read -r l; do
+	echo "$l" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot create $l"
+done < $D/probes
+Y=$T/instances/odyn
+mkdir $Y
+echo 4096 > $Y/buffer_size_kb
+for s in sched/sched_process_fork kprobes uprobes; do
+	echo 1 > $Y/events/$s/enable
+done
+# A kprobe runs from its breakpoint, in NMI context (which LRB_SYNC_IRQOFF
+# refuses), until the kernel optimizes it into a jump: a few jiffies.
+sleep 1
+cat > /tmp/dyn-workload.sh <<'W'
+#!/bin/sh
+echo $$ > /tmp/odyn/root_pid
+for i in 1 2 3 4 5 6 7 8; do
+	cat /proc/self/stat > /dev/null
+	ls / > /dev/null
+	head -c 100 /dev/zero > /dev/null
+done
+W
+chmod +x /tmp/dyn-workload.sh
+lrb-record -q -o $D/lrb -B odyn -e sched:sched_process_fork -e kprobes -e uprobes \
+	-- /tmp/settle /tmp/dyn-workload.sh
+echo "LRB-USER: record dynamic exit $?"
+echo 0 > $Y/tracing_on
+dump_instance $Y $D/ftrace
+for s in sched/sched_process_fork kprobes uprobes; do
+	echo 0 > $Y/events/$s/enable
+done
+rmdir $Y
+# An event that a channel records cannot be removed (EBUSY); one created
+# while a channel whose selectors match it runs is recorded.
+lrb-record -q -o $D/late -B odyn_late -e kprobes -- sh -c '
+	echo "-:kprobes/dyn_open" >> /sys/kernel/tracing/dynamic_events
+	echo "LRB-USER: dynamic remove while recorded exit $?"
+	echo "p:kprobes/dyn_late vfs_write count=%dx:u64" >> /sys/kernel/tracing/dynamic_events
+	echo "LRB-USER: dynamic create while recording exit $?"
+	sleep 0.3
+	for i in 1 2 3 4 5; do echo x > /dev/null; done'
+echo "LRB-USER: record dynamic late exit $?"
+for e in dyn_open dyn_open_ret dyn_read dyn_late; do
+	echo "-:kprobes/$e" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove $e"
+done
+echo "-:uprobes/dyn_bb_start" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove dyn_bb_start"
+# lrb-record's own probes: made for the recording, gone after it.
+lrb-record -q -o $D/opts -B odyn_opts --kprobe 'p:kprobes/opt_open do_sys_openat2 dfd=%di:s32' \
+	--probe vfs_write --function do_sys_openat2 -- sh -c 'sleep 0.3; echo x > /dev/null; cat /proc/self/stat > /dev/null'
+echo "LRB-USER: dynamic lrb-record probes exit $?"
+echo "LRB-USER: dynamic events left: $(grep -c . $T/dynamic_events)"
+lrb-record -q -o $D/bad -B odyn_bad --kprobe 'p:kprobes/bad no_such_symbol_xyz' -- true
+echo "LRB-USER: dynamic bad kprobe exit $?"
+lrb-record -q -o $D/bad2 -B odyn_bad --uprobe 'p:uprobes/bad /no/such/file:0x10' -- true
+echo "LRB-USER: dynamic bad uprobe exit $?"
+# 100 kprobes created while a kprobes:* channel runs, each recorded, then
+# disabled in the channel and removed, on functions the workload calls;
+# and one on a function kprobes refuse, created and failing while the
+# channel takes it (its event comes and goes with the channel running).
+# The trace's counts are checked as the other traces' are.
+lrb-record -q -o /tmp/trace-dynchurn -B dynchurn -e 'kprobes:*' -- sh -c '
+	E=/sys/kernel/tracing/dynamic_events C=/sys/kernel/tracing/lrb/dynchurn/events
+	i=0 bad=0
+	for f in ksys_read ksys_write do_sys_openat2 kernel_clone getname_flags; do
+		echo $f; echo $f; echo $f; echo $f; echo $f
+		echo $f; echo $f; echo $f; echo $f; echo $f
+		echo $f; echo $f; echo $f; echo $f; echo $f
+		echo $f; echo $f; echo $f; echo $f; echo $f
+	done > /tmp/churn-funcs
+	while read -r f; do
+		i=$((i + 1))
+		echo "p:kprobes/churn_$i $f" >> $E || bad=$((bad + 1))
+		cat /proc/self/stat > /dev/null
+		# Optimized by now: hit from the jump too (LRB_SYNC_IRQOFF
+		# counts the hits from the breakpoint as lost_nmi).
+		sleep 0.05
+		cat /proc/self/stat > /dev/null
+		echo "disable kprobes:churn_$i" > $C || bad=$((bad + 1))
+		echo "-:kprobes/churn_$i" >> $E || bad=$((bad + 1))
+	done < /tmp/churn-funcs
+	echo "LRB-USER: dynamic churn $i probes, $bad failures"
+	echo "p:kprobes/churn_nmi exc_nmi" >> $E 2>/dev/null
+	echo "LRB-USER: dynamic churn kprobe on exc_nmi exit $?"'
+echo "LRB-USER: record dynamic churn exit $?"
+echo "LRB-USER: dynamic churn events left: $(grep -c . $T/dynamic_events)"
+echo "LRB-USER: dynamic dumped"
+
 # Coverage: every event at once.
 echo "LRB-USER: record all"
 mkdir -p /tmp/all
 lrb-record -q -o /tmp/all/lrb -B all -b 8M -e all -- sh -c '
-	ls -l / > /dev/null; echo x | cat > /dev/null; sleep 0.05'
+	ls -l / > /dev/null; echo x | cat > /dev/null; sleep 0.05
+	echo "p:kprobes/all_late do_sys_openat2" >> /sys/kernel/tracing/dynamic_events
+	sleep 0.3; ls / > /dev/null'
 echo "LRB-USER: record all exit $?"
+echo "-:kprobes/all_late" >> $T/dynamic_events
 cp $T/available_events /tmp/all/
 
 # Flight recorder: an overwrite channel that nobody consumes, writers on
@@ -494,7 +602,7 @@ lrb-record -q -o /tmp/t2 -B err -- true
 echo "LRB-USER: no tracefs exit $?"
 mount -t tracefs nodev /sys/kernel/tracing
 
-cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/ofilter /tmp/otarget /tmp/ostack /tmp/all \
+cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/ofilter /tmp/otarget /tmp/ostack /tmp/odyn /tmp/trace-dynchurn /tmp/all \
 	/tmp/snaps /tmp/flight /tmp/timer /tmp/tool /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"

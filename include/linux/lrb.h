@@ -695,4 +695,12 @@ void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len);
 void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot);
 #endif
 
+#ifdef CONFIG_LRB_DYNAMIC_EVENTS
+/* For the providers of dynamic events (kernel/trace/lrb_trace_events.c). */
+struct trace_event_call;
+
+void *lrb_trace_event_get(struct trace_event_call *call, size_t len);
+void lrb_trace_event_put(struct trace_event_call *call, void *entry);
+#endif
+
 #endif /* _LINUX_LRB_H */

@@ -36,6 +36,9 @@
 #include <linux/xarray.h>
 
 #include "lrb_events.h"
+#ifdef CONFIG_LRB_DYNAMIC_EVENTS
+#include "trace.h"
+#endif
 
 #define LRB_EVENTS_GLOB_MAX	64
 #define LRB_EVENTS_TSDL_MAX	(16 * 1024)
@@ -72,6 +75,26 @@ static LIST_HEAD(lrb_events);
 static LIST_HEAD(lrb_events_retired);
 static LIST_HEAD(lrb_events_owners);
 static DEFINE_IDA(lrb_events_ida);
+
+/*
+ * For a channel's command that may start or stop links, before the
+ * registry's mutex: a dynamic event starts and stops under event_mutex
+ * (its provider's reg() wants it), which its provider holds when it adds
+ * or removes the event (lrb_trace_events.c), so it is taken first.
+ */
+static void lrb_events_dyn_lock(void)
+{
+#ifdef CONFIG_LRB_DYNAMIC_EVENTS
+	mutex_lock(&event_mutex);
+#endif
+}
+
+static void lrb_events_dyn_unlock(void)
+{
+#ifdef CONFIG_LRB_DYNAMIC_EVENTS
+	mutex_unlock(&event_mutex);
+#endif
+}
 
 static void lrb_events_sync(void)
 {
@@ -1216,6 +1239,7 @@ int lrb_events_command(struct lrb_events_owner *o, const char *cmd)
 		return lrb_events_stack(o, arg);
 	if (strlen(arg) >= LRB_EVENTS_GLOB_MAX || !lrb_selector_valid(arg))
 		return -EINVAL;
+	lrb_events_dyn_lock();
 	mutex_lock(&lrb_events_mutex);
 	if (!strncmp(cmd, "enable ", 7))
 		ret = lrb_events_enable(o, arg);
@@ -1224,6 +1248,7 @@ int lrb_events_command(struct lrb_events_owner *o, const char *cmd)
 	else
 		ret = -EINVAL;
 	mutex_unlock(&lrb_events_mutex);
+	lrb_events_dyn_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(lrb_events_command);
@@ -1244,6 +1269,7 @@ int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
 	struct lrb_event_link *l;
 	int ret = 0;
 
+	lrb_events_dyn_lock();
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(l, &o->links, owner_node) {
 		ret = lrb_link_start(l, chan);
@@ -1262,6 +1288,7 @@ int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
 		lrb_statedump(o);
 	}
 	mutex_unlock(&lrb_events_mutex);
+	lrb_events_dyn_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(lrb_events_start);
@@ -1318,12 +1345,14 @@ void lrb_events_stop(struct lrb_events_owner *o)
 {
 	struct lrb_event_link *l;
 
+	lrb_events_dyn_lock();
 	mutex_lock(&lrb_events_mutex);
 	o->chan = NULL;
 	list_for_each_entry(l, &o->links, owner_node)
 		lrb_link_stop(l);
 	lrb_events_sync();
 	mutex_unlock(&lrb_events_mutex);
+	lrb_events_dyn_unlock();
 }
 EXPORT_SYMBOL_GPL(lrb_events_stop);
 
@@ -1340,6 +1369,7 @@ void lrb_events_owner_release(struct lrb_events_owner *o)
 {
 	struct lrb_events_glob *g, *tmp;
 
+	lrb_events_dyn_lock();
 	mutex_lock(&lrb_events_mutex);
 	o->chan = NULL;
 	lrb_links_drop(o, lrb_link_any, NULL);
@@ -1354,6 +1384,7 @@ void lrb_events_owner_release(struct lrb_events_owner *o)
 	kfree(o->filter_err);
 	list_del(&o->list);
 	mutex_unlock(&lrb_events_mutex);
+	lrb_events_dyn_unlock();
 }
 EXPORT_SYMBOL_GPL(lrb_events_owner_release);
 

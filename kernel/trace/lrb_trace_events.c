@@ -10,6 +10,11 @@
  * their own: one pair of probes on the raw sys_enter/sys_exit tracepoints
  * serves them all, as in ftrace.
  *
+ * Dynamic events (kprobes, ...) are written by their provider, where it
+ * writes them for perf, through a scratch entry that LRB copies into each
+ * channel (lrb_trace_event_put()); they join the registry when they are
+ * created and leave it when they are removed.
+ *
  * A record is the ftrace entry of the event byte for byte: the common
  * fields, the event's fields, then its dynamic data. Its CTF description
  * is generated from the same field list that ftrace's format file prints
@@ -46,6 +51,9 @@
  * @lttng_name: lttng-modules' name for it, if it has the event.
  * @sc_strs: a system call entry's arguments that are user-space strings,
  *	a bit each (set once, at registration).
+ * @fixed: a dynamic event's bytes before its dynamic data.
+ * @nr_locs: the number of its dynamic data.
+ * @locs: the offsets of their locations in its entry.
  * @name: SYSTEM:EVENT.
  */
 struct lrb_trace_event {
@@ -54,6 +62,9 @@ struct lrb_trace_event {
 	struct list_head list;
 	char lttng_name[LRB_LTTNG_NAME_MAX];
 	u8 sc_strs;
+	unsigned int fixed;
+	unsigned int nr_locs;
+	unsigned int *locs;
 	char name[];
 };
 
@@ -81,6 +92,10 @@ static struct lrb_trace_event *to_te(struct lrb_event *ev)
  * hardirq, NMI), as a channel takes that many writers at once; a record
  * for a fifth level, or larger than a scratch entry, is counted as lost
  * as the channel would count it.
+ *
+ * A dynamic event's provider fills a scratch entry too, whatever the
+ * filters: it measures its data before it fetches them, and the copy
+ * into each channel takes only what it fetched (lrb_trace_event_put()).
  */
 #define LRB_TE_SCRATCH_SIZE	PAGE_SIZE
 
@@ -91,12 +106,15 @@ static struct lrb_trace_event *to_te(struct lrb_event *ev)
  * @len: the record's bytes, per entry.
  * @filter: the filter that runs on it at commit, per entry: the link's
  *	may have been replaced meanwhile.
+ * @ev: the dynamic event whose record it holds, per entry
+ *	(lrb_trace_event_get()).
  * @buf: LRB_NESTING_MAX entries of LRB_TE_SCRATCH_SIZE bytes.
  */
 struct lrb_te_scratch {
 	unsigned int depth;
 	size_t len[LRB_NESTING_MAX];
 	struct lrb_te_filter *filter[LRB_NESTING_MAX];
+	struct lrb_event *ev[LRB_NESTING_MAX];
 	char *buf;
 };
 
@@ -836,6 +854,210 @@ static void lrb_te_stop(struct lrb_event_link *l)
 						 call->class->lrb_probe, l));
 }
 
+#ifdef CONFIG_LRB_DYNAMIC_EVENTS
+/*
+ * Dynamic events: the provider fills a scratch entry of the CPU
+ * (lrb_trace_event_get()) where it fills perf's buffer, and LRB copies it
+ * into every running link of the event (lrb_trace_event_put()). The
+ * first link to start registers the event with the provider, the last to
+ * stop unregisters it. A link starts before it is on the event's list and
+ * stops while it still is: both under the registry's mutex and
+ * event_mutex (lrb_events.c takes it first for a channel's commands; the
+ * provider's add and remove hold it).
+ */
+static int lrb_te_dyn_start(struct lrb_event_link *l)
+{
+	struct trace_event_call *call = to_te(l->ev)->call;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (!list_empty(&l->ev->links))
+		return 0;
+	ret = lrb_te_scratch_alloc();
+	if (ret)
+		return ret;
+	return call->class->reg(call, TRACE_REG_LRB_REGISTER, NULL);
+}
+
+static void lrb_te_dyn_stop(struct lrb_event_link *l)
+{
+	struct trace_event_call *call = to_te(l->ev)->call;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_is_singular(&l->ev->links))
+		WARN_ON_ONCE(call->class->reg(call, TRACE_REG_LRB_UNREGISTER,
+					      NULL));
+}
+
+/*
+ * The bytes of @te's entry @entry that a CTF reader decodes: the fixed
+ * part, then each dynamic datum, back to back as the provider stores
+ * them. The provider reserved @len for data it measured before it fetched
+ * them again: a string that got shorter meanwhile leaves bytes that no
+ * field describes, and a record must end where its last field does.
+ */
+static size_t lrb_te_used(struct lrb_trace_event *te, const void *entry,
+			  size_t len)
+{
+	size_t used = te->fixed;
+	unsigned int i;
+
+	for (i = 0; i < te->nr_locs; i++)
+		used += *(const u32 *)(entry + te->locs[i]) >> 16;
+	return min(used, len);
+}
+
+/* Count a record none of @ev's channels got as lost in each, for @why. */
+static void lrb_te_dyn_lost(struct lrb_event *ev, enum lrb_lost_cause why)
+{
+	struct lrb_event_link *l;
+
+	list_for_each_entry_rcu(l, &ev->links, ev_node)
+		if (!lrb_link_ignores(l))
+			lrb_count_lost(l->chan, why);
+}
+
+/**
+ * lrb_trace_event_get() - a scratch entry for a dynamic event's record
+ * @call: the event, flagged %TRACE_EVENT_FL_LRB.
+ * @len: the most bytes the entry may take: common fields, fields, data.
+ *
+ * The provider fills the entry and hands it to lrb_trace_event_put(),
+ * as a perf writer fills perf_trace_buf_alloc()'s buffer for
+ * perf_trace_buf_submit(). With preemption disabled, which keeps the
+ * entry this CPU's and the event's channels (an RCU-sched list) alive.
+ *
+ * Return: the entry, its common fields set; NULL if no channel records
+ * the event, or if the CPU has no scratch entry free (the nesting is
+ * too deep: counted lost in each channel) or @len is more than one
+ * (counted too big).
+ */
+void *lrb_trace_event_get(struct trace_event_call *call, size_t len)
+{
+	/* Cleared, and the event's links stopped, before the event goes. */
+	struct lrb_event *ev = READ_ONCE(call->lrb_event);
+	struct lrb_te_scratch *s;
+	unsigned int d;
+	void *entry;
+
+	if (unlikely(!ev))
+		return NULL;
+	/* Made before the first link started, which TP_FLAG_LRB published. */
+	s = this_cpu_ptr(lrb_te_scratch);
+	d = READ_ONCE(s->depth);
+	if (unlikely(d >= LRB_NESTING_MAX || len > LRB_TE_SCRATCH_SIZE)) {
+		lrb_te_dyn_lost(ev, d >= LRB_NESTING_MAX ? LRB_LOST_NESTED :
+			       LRB_LOST_TOO_BIG);
+		return NULL;
+	}
+	/* An interrupt that comes now takes the next entry. */
+	WRITE_ONCE(s->depth, d + 1);
+	barrier();
+	s->len[d] = len;
+	s->ev[d] = ev;
+	entry = s->buf + d * LRB_TE_SCRATCH_SIZE;
+	tracing_generic_entry_update(entry, call->event.type,
+				     tracing_gen_ctx_dec());
+	return entry;
+}
+EXPORT_SYMBOL_GPL(lrb_trace_event_get);
+
+/* Write @entry, @len bytes, into @l's channel if it takes it. */
+static void lrb_te_dyn_write(struct lrb_event_link *l, void *entry,
+			     size_t len)
+{
+	struct lrb_slot slot __uninitialized;	/* lrb_reserve() fills it */
+	struct lrb_te_filter *f;
+
+	if (lrb_link_ignores(l))
+		return;
+	f = rcu_dereference_sched(l->filter);
+	if (unlikely(f) && !filter_match_preds(f->ef, entry)) {
+		lrb_counter_add(this_cpu_ptr(f->filtered), 1);
+		return;
+	}
+	if (lrb_reserve(l->chan, &slot, l->ev->id, len))
+		return;
+	memcpy(slot.data, entry, len);
+	lrb_commit(&slot);
+	/* After the record it belongs to, which the channel took. */
+	if (unlikely(READ_ONCE(l->stack)))
+		lrb_stack_write(l);
+}
+
+/**
+ * lrb_trace_event_put() - write a dynamic event's record into its channels
+ * @call: the event of lrb_trace_event_get().
+ * @entry: the entry it returned, filled.
+ *
+ * Each channel that records the event, targets its task and whose filter
+ * takes it gets a copy, up to the end of its data (lrb_te_used()); the
+ * scratch entry is given back.
+ */
+void lrb_trace_event_put(struct trace_event_call *call, void *entry)
+{
+	struct lrb_te_scratch *s = this_cpu_ptr(lrb_te_scratch);
+	unsigned int d = s->depth - 1;
+	struct lrb_event *ev = s->ev[d];
+	size_t len = lrb_te_used(to_te(ev), entry, s->len[d]);
+	struct lrb_event_link *l;
+
+	list_for_each_entry_rcu(l, &ev->links, ev_node)
+		lrb_te_dyn_write(l, entry, len);
+	/* Done with the entry: a later interrupt may take it again. */
+	barrier();
+	WRITE_ONCE(s->depth, d);
+}
+EXPORT_SYMBOL_GPL(lrb_trace_event_put);
+
+/*
+ * Set up @te if it is a dynamic event LRB can record: where its dynamic
+ * data's locations are (lrb_te_used()). Return: 1 if it is one, 0 if not,
+ * -ENOMEM.
+ */
+static int lrb_te_dyn_init(struct lrb_trace_event *te)
+{
+	struct list_head *head = trace_get_fields(te->call);
+	struct ftrace_event_field *f;
+	unsigned int n = 0;
+
+	if (!(te->call->flags & TRACE_EVENT_FL_LRB))
+		return 0;
+	te->fixed = sizeof(struct trace_entry);
+	list_for_each_entry(f, head, link) {
+		te->fixed = max_t(unsigned int, te->fixed,
+				  f->offset + f->size);
+		n += lrb_te_is_loc(f);
+	}
+	te->locs = kcalloc(n, sizeof(*te->locs), GFP_KERNEL);
+	if (n && !te->locs)
+		return -ENOMEM;
+	list_for_each_entry(f, head, link)
+		if (lrb_te_is_loc(f))
+			te->locs[te->nr_locs++] = f->offset;
+	te->ev.start = lrb_te_dyn_start;
+	te->ev.stop = lrb_te_dyn_stop;
+	return 1;
+}
+
+/* What the event's writers find: set before it starts, cleared after. */
+static void lrb_te_set_call(struct trace_event_call *call,
+			    struct lrb_event *ev)
+{
+	WRITE_ONCE(call->lrb_event, ev);
+}
+#else
+static int lrb_te_dyn_init(struct lrb_trace_event *te)
+{
+	return 0;
+}
+
+static void lrb_te_set_call(struct trace_event_call *call,
+			    struct lrb_event *ev)
+{
+}
+#endif /* CONFIG_LRB_DYNAMIC_EVENTS */
+
 #ifdef CONFIG_FTRACE_SYSCALLS
 /*
  * System call events: the event of each system call number, set once at
@@ -1116,8 +1338,13 @@ static void lrb_te_add(struct trace_event_call *call)
 		te->ev.lttng_name = te->lttng_name;
 		te->ev.describe_lttng = lrb_lttng_describe;
 	}
-	if (!lrb_sc_init(te)) {
-		/* Dynamic events (kprobes, synthetic) have no LRB probe. */
+	ret = lrb_te_dyn_init(te);
+	if (ret < 0) {
+		kfree(te);
+		goto fail;
+	}
+	if (!ret && !lrb_sc_init(te)) {
+		/* Other dynamic events (synthetic) have no LRB probe. */
 		if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||
 		    !call->class->lrb_probe) {
 			kfree(te);
@@ -1126,10 +1353,17 @@ static void lrb_te_add(struct trace_event_call *call)
 		te->ev.start = lrb_te_start;
 		te->ev.stop = lrb_te_stop;
 	}
+	/*
+	 * Before it can start, which a channel selecting it does at once:
+	 * from then on its provider writes into the channel.
+	 */
+	lrb_te_set_call(call, &te->ev);
 	ret = lrb_event_register(&te->ev);
 	if (ret) {
+		lrb_te_set_call(call, NULL);
 		pr_warn("lrb: trace event %s not registered: %d\n", te->name,
 			ret);
+		kfree(te->locs);
 		kfree(te);
 		return;
 	}
@@ -1139,7 +1373,7 @@ fail:
 	pr_warn("lrb: no memory for trace event %s\n", trace_event_name(call));
 }
 
-#ifdef CONFIG_MODULES
+#if defined(CONFIG_MODULES) || defined(CONFIG_LRB_DYNAMIC_EVENTS)
 static void lrb_te_remove(struct trace_event_call *call)
 {
 	struct lrb_trace_event *te;
@@ -1148,11 +1382,17 @@ static void lrb_te_remove(struct trace_event_call *call)
 		if (te->call != call)
 			continue;
 		lrb_event_unregister(&te->ev);
+		lrb_te_set_call(call, NULL);
+		/* Its writers are done: lrb_event_unregister() waited. */
+		kfree(te->locs);
 		list_del(&te->list);
 		kvfree_rcu_mightsleep(te);	/* lrb_events_print() may be reading it */
 		return;
 	}
 }
+#endif
+
+#ifdef CONFIG_MODULES
 
 static void lrb_te_module(struct module *mod, bool coming)
 {
@@ -1204,14 +1444,77 @@ static struct notifier_block lrb_te_going_nb = {
 };
 #endif /* CONFIG_MODULES */
 
+#ifdef CONFIG_LRB_DYNAMIC_EVENTS
+/* Set at boot, once the dynamic events created before are registered. */
+static bool lrb_te_dyn_ready;
+
+/**
+ * lrb_dynamic_event_add() - add a dynamic event to the registry
+ * @call: the event, just added to ftrace's; left out unless flagged
+ *	%TRACE_EVENT_FL_LRB.
+ *
+ * A channel whose selectors match it starts recording it at once.
+ * Called by trace_add_event_call(), under event_mutex.
+ */
+void lrb_dynamic_event_add(struct trace_event_call *call)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!(call->flags & TRACE_EVENT_FL_LRB))
+		return;
+	mutex_lock(&lrb_te_mutex);
+	if (lrb_te_dyn_ready)
+		lrb_te_add(call);
+	mutex_unlock(&lrb_te_mutex);
+}
+
+/**
+ * lrb_dynamic_event_remove() - remove a dynamic event from the registry
+ * @call: the event, about to leave ftrace's.
+ *
+ * Detaches it from the channels that still record it and waits for its
+ * writers; its description stays in their metadata. A provider refuses
+ * to remove an event LRB records (TP_FLAG_LRB), so a channel records it
+ * here only if its creation failed after it was added. Called by
+ * trace_remove_event_call(), under event_mutex.
+ */
+void lrb_dynamic_event_remove(struct trace_event_call *call)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!call->lrb_event)
+		return;
+	mutex_lock(&lrb_te_mutex);
+	lrb_te_remove(call);
+	mutex_unlock(&lrb_te_mutex);
+}
+
+/* The dynamic events created before the registry (kprobe_event=). */
+static void lrb_te_dyn_boot(void)
+{
+	struct trace_event_call *call;
+
+	list_for_each_entry(call, &ftrace_events, list)
+		if (call->flags & TRACE_EVENT_FL_LRB)
+			lrb_te_add(call);
+	lrb_te_dyn_ready = true;
+}
+#else
+static void lrb_te_dyn_boot(void)
+{
+}
+#endif /* CONFIG_LRB_DYNAMIC_EVENTS */
+
 static __init int lrb_trace_events_init(void)
 {
 	struct trace_event_call **call;
 
+	/* Taken before the registry's locks, as a provider's add takes it. */
+	mutex_lock(&event_mutex);
 	mutex_lock(&lrb_te_mutex);
 	for (call = __start_ftrace_events; call < __stop_ftrace_events; call++)
 		lrb_te_add(*call);
+	lrb_te_dyn_boot();
 	mutex_unlock(&lrb_te_mutex);
+	mutex_unlock(&event_mutex);
 #ifdef CONFIG_MODULES
 	register_module_notifier(&lrb_te_coming_nb);
 	register_module_notifier(&lrb_te_going_nb);

@@ -187,6 +187,18 @@ static void print_help(void)
 "  -f, --filter EXPR        record only the events of the -e before it for\n"
 "                           which EXPR, an ftrace filter, holds:\n"
 "                           -e sched_switch -f 'prev_state != 0'\n"
+"      --kprobe DEF         create a kprobe or kretprobe for the recording\n"
+"                           and record it: DEF is a line of ftrace's\n"
+"                           dynamic_events, 'p:myopen do_sys_openat2\n"
+"                           dfd=%di:s32', 'r:myopen_ret do_sys_openat2 $retval'\n"
+"      --uprobe DEF         the same for a uprobe or uretprobe,\n"
+"                           'p:bash_readline /bin/bash:0x8f2a0'\n"
+"      --probe SYM[+OFF]    a kprobe at SYM+OFF (kprobes:p_SYM_OFF)\n"
+"      --function SYM       a kprobe at SYM's entry and a kretprobe at its\n"
+"                           return (kprobes:SYM_entry, kprobes:SYM_return)\n"
+"      --keep-probes        leave the probes created after the recording\n"
+"                           (removed otherwise; without --event, only the\n"
+"                           probes are recorded)\n"
 "  -T, --stack[=DEPTH]      record the kernel stack, at most DEPTH (1 to\n"
 "                           128, default 32) addresses, after each event of\n"
 "                           the -e before it, or of every -e if none is\n"
@@ -1105,7 +1117,74 @@ struct record_opts {
 	bool flight;
 	const char *switch_timer;
 	unsigned long long switch_us;
+	/* the dynamic events to create: the option, the definition */
+	const char *probe_opts[64];
+	char *probes[64];
+	int nr_probes;
+	bool keep_probes;
 };
+
+/* A probe of --kprobe, --uprobe, --probe or --function, checked. */
+static void add_probe(struct record_opts *o, const char *opt, char *def)
+{
+	const char *why;
+
+	if (!def)
+		usage_error("out of memory");
+	if (o->nr_probes == 64)
+		usage_error("more than 64 probes");
+	why = probe_check(opt, def);
+	if (why)
+		usage_error("%s '%s': %s", opt, def, why);
+	o->probe_opts[o->nr_probes] = opt;
+	o->probes[o->nr_probes++] = def;
+}
+
+/* --probe SYM[+OFF] and --function SYM, as LTTng's options take them. */
+static void add_symbol_probe(struct record_opts *o, const char *opt,
+			     const char *sym)
+{
+	size_t len = strcspn(sym, "+");
+	char *def;
+
+	if (!*sym || strlen(sym) > 200 || strcspn(sym, " \t\n:/") != strlen(sym) ||
+	    (!strcmp(opt, "--function") && sym[len]))
+		usage_error("%s '%s': %s", opt, sym, strcmp(opt, "--function") ?
+			    "a kernel symbol, and +OFFSET" : "a kernel symbol");
+	if (!strcmp(opt, "--probe")) {
+		add_probe(o, opt, asprintf(&def, "p %s", sym) < 0 ? NULL : def);
+		return;
+	}
+	add_probe(o, opt, asprintf(&def, "p:kprobes/%s_entry %s", sym, sym) < 0 ?
+		  NULL : def);
+	add_probe(o, opt, asprintf(&def, "r:kprobes/%s_return %s", sym, sym) < 0 ?
+		  NULL : def);
+}
+
+/*
+ * Create the probes, each recorded as the event ftrace names it; after
+ * the recording they go (probes.c), unless --keep-probes.
+ */
+static void create_probes(struct record_opts *o)
+{
+	static char names[64][256];
+
+	for (int i = 0; i < o->nr_probes; i++) {
+		int err = probe_create(tracefs, o->probe_opts[i], o->probes[i],
+				       o->keep_probes, names[i],
+				       sizeof(names[i]));
+
+		if (err)
+			die("%s '%s': %s", o->probe_opts[i], o->probes[i],
+			    strerror(-err));
+		if (o->nr_events == 256)
+			die("more than 256 events with the probes");
+		o->events[o->nr_events++] = names[i];
+		if (!o->quiet)
+			fprintf(stderr, "lrb-record: %s: recording %s\n",
+				o->probe_opts[i], names[i]);
+	}
+}
 
 static bool is_lttng(const struct record_opts *o)
 {
@@ -1278,6 +1357,11 @@ enum {
 	OPT_UID,
 	OPT_FOLLOW,
 	OPT_STACK,
+	OPT_KPROBE,
+	OPT_UPROBE,
+	OPT_PROBE,
+	OPT_FUNCTION,
+	OPT_KEEP_PROBES,
 };
 
 static const struct option record_long[] = {
@@ -1286,6 +1370,11 @@ static const struct option record_long[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "filter", required_argument, NULL, 'f' },
 	{ "stack", optional_argument, NULL, OPT_STACK },
+	{ "kprobe", required_argument, NULL, OPT_KPROBE },
+	{ "uprobe", required_argument, NULL, OPT_UPROBE },
+	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	{ "keep-probes", no_argument, NULL, OPT_KEEP_PROBES },
 	{ "channel", required_argument, NULL, 'B' },
 	{ "buffer-size", required_argument, NULL, 'b' },
 	{ "subbuf-size", required_argument, NULL, OPT_SUBBUF_SIZE },
@@ -1402,6 +1491,21 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 		case OPT_STACK:
 			set_stack_opt(o, optarg);
 			break;
+		case OPT_KPROBE:
+			add_probe(o, "--kprobe", strdup(optarg));
+			break;
+		case OPT_UPROBE:
+			add_probe(o, "--uprobe", strdup(optarg));
+			break;
+		case OPT_PROBE:
+			add_symbol_probe(o, "--probe", optarg);
+			break;
+		case OPT_FUNCTION:
+			add_symbol_probe(o, "--function", optarg);
+			break;
+		case OPT_KEEP_PROBES:
+			o->keep_probes = true;
+			break;
 		case 'B':
 			snprintf(o->name, sizeof(o->name), "%s", optarg);
 			break;
@@ -1506,6 +1610,9 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 		o->topdir = o->outdir;
 		o->outdir = o->kernel_dir;
 	}
+	/* Probes and no -e: the probes only, as -e none and the probes. */
+	if (!o->nr_events && o->nr_probes)
+		o->events[o->nr_events++] = "none";
 	if (!o->nr_events && is_lttng(o)) {
 		size_t n = sizeof(default_lttng_events) / sizeof(*default_lttng_events);
 
@@ -1558,6 +1665,10 @@ static void print_settings(const struct record_opts *o)
 	for (int i = 0; i < o->nr_events; i++)
 		printf(" %s", o->events[i]);
 	printf("%s\n", o->nr_events ? "" : " none");
+	for (int i = 0; i < o->nr_probes; i++)
+		printf("probe: %s\n", o->probes[i]);
+	if (o->nr_probes)
+		printf("keep_probes: %d\n", o->keep_probes);
 	for (int i = 0; i < o->nr_events; i++)
 		if (o->filters[i])
 			printf("filter: %s %s\n", o->events[i], o->filters[i]);
@@ -1632,6 +1743,7 @@ static int cmd_record(int argc, char **argv)
 		set("clock", o.clock_name);
 	if (o.switch_timer)
 		set("switch_timer", o.switch_timer);
+	create_probes(&o);
 	for (int i = 0; i < o.nr_events; i++) {
 		char cmd[300];
 		int err;

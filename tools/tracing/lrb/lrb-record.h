@@ -23,6 +23,9 @@ char *read_all(const char *path, size_t *lenp);
 int lrb_report_check(const char *dir);
 int lrb_report(const char *dir);
 int lrb_report_stacks(const char *dir);
+const char *probe_check(const char *opt, const char *def);
+int probe_create(const char *tracefs, const char *opt, const char *def,
+		 bool keep, char *event, size_t size);
 /* lrb-record report --symbols: lrb_report() collects the stacks */
 extern bool lrb_report_symbols;
 
