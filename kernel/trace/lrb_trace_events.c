@@ -927,10 +927,12 @@ static void lrb_te_dyn_lost(struct lrb_event *ev, enum lrb_lost_cause why)
  * perf_trace_buf_submit(). With preemption disabled, which keeps the
  * entry this CPU's and the event's channels (an RCU-sched list) alive.
  *
- * Return: the entry, its common fields set; NULL if no channel records
- * the event, or if the CPU has no scratch entry free (the nesting is
- * too deep: counted lost in each channel) or @len is more than one
- * (counted too big).
+ * Return: the entry, zeroed, its common fields set; NULL if no channel
+ * records the event, or if the CPU has no scratch entry free (the nesting
+ * is too deep: counted lost in each channel) or @len is more than one
+ * (counted too big). Zeroed: a fetch that fails leaves its bytes as they
+ * were, and an earlier record's must not show through (perf's writers
+ * clear their buffer for the same reason).
  */
 void *lrb_trace_event_get(struct trace_event_call *call, size_t len)
 {
@@ -956,6 +958,7 @@ void *lrb_trace_event_get(struct trace_event_call *call, size_t len)
 	s->len[d] = len;
 	s->ev[d] = ev;
 	entry = s->buf + d * LRB_TE_SCRATCH_SIZE;
+	memset(entry, 0, len);
 	tracing_generic_entry_update(entry, call->event.type,
 				     tracing_gen_ctx_dec());
 	return entry;
