@@ -14,6 +14,7 @@ decodes as garbage or not at all).  Exit 0 when every check passes.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -36,7 +37,10 @@ def main():
     if 'metadata' not in files:
         return 'no trace in ' + log
     why += ['%s cut short' % n for n in files if n not in ended]
-    os.makedirs(d, exist_ok=True)
+    # Only this boot's files: a stream an earlier boot left (its CPU
+    # wrote nothing this time) would be decoded as this boot's.
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
     for n, data in files.items():
         with open(os.path.join(d, n), 'wb') as f:
             f.write(data)
