@@ -12,8 +12,20 @@ fn=lrb_sample_site
 ko=$top/build/out/x86_64-$variant/samples/lrb/lrb_sample.ko
 [ -f "$ko" ] || { echo "no $ko"; exit 1; }
 # The instructions of the function, one per line, without addresses.
-mapfile -t insns < <(objdump -d --no-show-raw-insn "$ko" --disassemble="$fn" |
-	sed -n "/<$fn>:/,/^\$/p" | awk -F'\t' 'NF >= 2 { print $2 }' | sed 's/ *$//')
+# With the function tracer, a function starts with its call to
+# __fentry__, which ftrace turns into a NOP as the module loads (an
+# unlinked call in the file): shown as "__fentry__".
+mapfile -t insns < <(objdump -dr --no-show-raw-insn "$ko" --disassemble="$fn" |
+	sed -n "/<$fn>:/,/^\$/p" | awk -F'\t' '
+		/R_X86_64_[A-Z0-9]+\t__fentry__/ { prev = "__fentry__"; next }
+		/R_X86_64_/ { next }
+		NF >= 2 { if (prev != "") print prev; prev = $2 }
+		END { if (prev != "") print prev }' | sed 's/ *$//')
+# ftrace's site, at the entry, a NOP once loaded; not the marker's.
+if [ "${insns[0]:-}" = __fentry__ ]; then
+	echo "    (the call to __fentry__ is ftrace's site, a NOP once the module is loaded)"
+	insns=("${insns[@]:1}")
+fi
 printf '    %s\n' "${insns[@]}"
 [ ${#insns[@]} -gt 0 ] || { echo "no code found for $fn"; exit 1; }
 isnop() { [[ $1 =~ ^(nop|xchg +%ax,%ax|int3) ]]; }

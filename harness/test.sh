@@ -107,7 +107,9 @@ marker_code_checks() {
 	# config is make check's, after every patch.  Here it compiled 789
 	# objects again (module.h and the trace headers change): 526 s of
 	# make test's 68 min on a fresh machine, where the module takes 88 s.
-	if LRB_MAKE_EXTRA=samples/lrb/lrb_sample.ko "$here/build.sh" x86_64 off \
+	# Without vmlinux, modpost cannot resolve the module's __fentry__
+	# (the function tracer's): a warning here, not an error.
+	if LRB_MAKE_EXTRA="KBUILD_MODPOST_WARN=1 samples/lrb/lrb_sample.ko" "$here/build.sh" x86_64 off \
 		>"$logdir/build-x86_64-off.log" 2>&1; then
 		check "CONFIG_LRB_MARKERS=n leaves no code at the site (x86_64-off)" "$here/markers-asm.sh" off
 	else

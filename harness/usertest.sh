@@ -196,7 +196,9 @@ oracle lttng oracle 'lttng' "LTTng layout: every LTTng analysis runs; cputop, sy
 oracle filter ofilter 'filter' "filters: LRB keeps the records ftrace's filters keep, and those the predicates accept"
 oracle target otarget 'target' "targets: lrb-record --follow records what ftrace's set_event_pid with event-fork does, and no other task's"
 oracle stack ostack 'stack' "stacks: every kmem:kmalloc of the workload has its kernel stack, the one ftrace's stacktrace trigger shows"
-oracle compare odyn 'oracle' "dynamic events: LRB records what ftrace records of two kprobes, a kretprobe and a uprobe (string, integer and hex fetch arguments)" 100
+oracle compare odyn 'oracle' "dynamic events: LRB records what ftrace records of two kprobes, a kretprobe, a uprobe, two fprobes (entry, return), an eprobe and a synthetic event (string, integer and hex fetch arguments)" 100
+expect "dynamic events: the oracle compared all 9 event types (sched_process_fork and the 8 dynamic events)" \
+	"grep -q '^oracle: 9 event types' '$work/compare-odyn.out'"
 lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \
@@ -390,6 +392,10 @@ said() { grep -q "LRB-USER: $1" "$log.txt"; }
 bt_count() { babeltrace2 "$1" 2>/dev/null | grep -c " $2: "; }
 expect "dynamic events: removing a kprobe a channel records fails (EBUSY)" \
 	"said 'dynamic remove while recorded exit 1' && ! said 'dynamic: cannot'"
+expect "dynamic events: removing an fprobe, an eprobe or a synthetic event a channel records fails (EBUSY)" \
+	"said 'dynamic remove fprobe while recorded exit 1' &&
+	 said 'dynamic remove eprobe while recorded exit 1' &&
+	 said 'dynamic remove synthetic while recorded exit 1'"
 n=$(bt_count "$share/odyn/late" kprobes:dyn_late)
 expect "dynamic events: a kprobe created while a kprobes channel runs is recorded ($n records)" \
 	"said 'dynamic create while recording exit 0' && [ '$n' -ge 5 ]"

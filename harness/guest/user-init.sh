@@ -343,11 +343,16 @@ dump_instance $K $D/ftrace
 echo "LRB-USER: stack dumped"
 
 # Dynamic events, against ftrace's: kprobes with integer, string and hex
-# fetch arguments, a kretprobe and a uprobe on busybox's entry point,
-# created in dynamic_events, enabled in an ftrace instance and recorded
-# by lrb-record -e kprobes -e uprobes over one workload (oracle.py
-# compare). The uprobe's offset in the file is its entry point's, from
-# the ELF header and the first PT_LOAD.
+# fetch arguments, a kretprobe, a uprobe on busybox's entry point, an
+# fprobe on a function's entry and one on its return, an eprobe on
+# sched_process_fork and a synthetic event that histogram
+# triggers generate from the kprobe and the kretprobe (its string's
+# location, in a u64 slot, before a 4-byte field, and its last field
+# shorter than its slot), created in dynamic_events, enabled in
+# an ftrace instance and recorded by lrb-record -e kprobes -e uprobes
+# -e fprobes -e eprobes -e synthetic over one workload (oracle.py compare). The
+# uprobe's offset in the file is its entry point's, from the ELF header
+# and the first PT_LOAD.
 echo "LRB-USER: record dynamic"
 D=/tmp/odyn
 mkdir -p $D
@@ -360,14 +365,22 @@ printf '%s\n' \
 	'p:kprobes/dyn_open do_sys_openat2 dfd=%di:s32 filename=+0(%si):ustring flags=+0(%dx):x64' \
 	'r:kprobes/dyn_open_ret do_sys_openat2 ret=$retval:s64' \
 	'p:kprobes/dyn_read ksys_read count=%dx:u64 comm=$comm' \
-	"p:uprobes/dyn_bb_start $B:$(printf 0x%x $uoff) argc=+0(%sp):u64" > $D/probes
+	"p:uprobes/dyn_bb_start $B:$(printf 0x%x $uoff) argc=+0(%sp):u64" \
+	'f:fprobes/dyn_fread ksys_read fd=$arg1:u32 count=$arg3:u64' \
+	'f:fprobes/dyn_fread_ret ksys_read%return ret=$retval:s64' \
+	'e:eprobes/dyn_fork sched/sched_process_fork parent=$parent_pid:s32 child=$child_pid:s32 comm=$child_comm:string' \
+	's:synthetic/dyn_open_lat int pid; char name[]; s32 dfd; s64 ret; u64 lat; s32 dfd2' > $D/probes
 while read -r l; do
 	echo "$l" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot create $l"
 done < $D/probes
+H1='hist:keys=common_pid:ts0=common_timestamp.usecs:fn=filename:d=dfd:e=dfd'
+H2='hist:keys=common_pid:lat=common_timestamp.usecs-$ts0:onmatch(kprobes.dyn_open).trace(dyn_open_lat,common_pid,$fn,$d,ret,$lat,$e)'
+echo "$H1" >> $T/events/kprobes/dyn_open/trigger || echo "LRB-USER: dynamic: cannot create $H1"
+echo "$H2" >> $T/events/kprobes/dyn_open_ret/trigger || echo "LRB-USER: dynamic: cannot create $H2"
 Y=$T/instances/odyn
 mkdir $Y
 echo 4096 > $Y/buffer_size_kb
-for s in sched/sched_process_fork kprobes uprobes; do
+for s in sched/sched_process_fork kprobes uprobes fprobes eprobes synthetic; do
 	echo 1 > $Y/events/$s/enable
 done
 # A kprobe runs from its breakpoint, in NMI context (which LRB_SYNC_IRQOFF
@@ -384,19 +397,27 @@ done
 W
 chmod +x /tmp/dyn-workload.sh
 lrb-record -q -o $D/lrb -B odyn -e sched:sched_process_fork -e kprobes -e uprobes \
-	-- /tmp/settle /tmp/dyn-workload.sh
+	-e fprobes -e eprobes -e synthetic -- /tmp/settle /tmp/dyn-workload.sh
 echo "LRB-USER: record dynamic exit $?"
 echo 0 > $Y/tracing_on
 dump_instance $Y $D/ftrace
-for s in sched/sched_process_fork kprobes uprobes; do
+for s in sched/sched_process_fork kprobes uprobes fprobes eprobes synthetic; do
 	echo 0 > $Y/events/$s/enable
 done
 rmdir $Y
+echo "!$H2" >> $T/events/kprobes/dyn_open_ret/trigger || echo "LRB-USER: dynamic: cannot remove $H2"
+echo "!$H1" >> $T/events/kprobes/dyn_open/trigger || echo "LRB-USER: dynamic: cannot remove $H1"
 # An event that a channel records cannot be removed (EBUSY); one created
 # while a channel whose selectors match it runs is recorded.
-lrb-record -q -o $D/late -B odyn_late -e kprobes -- sh -c '
+lrb-record -q -o $D/late -B odyn_late -e kprobes -e fprobes -e eprobes -e synthetic -- sh -c '
 	echo "-:kprobes/dyn_open" >> /sys/kernel/tracing/dynamic_events
 	echo "LRB-USER: dynamic remove while recorded exit $?"
+	echo "-:fprobes/dyn_fread" >> /sys/kernel/tracing/dynamic_events
+	echo "LRB-USER: dynamic remove fprobe while recorded exit $?"
+	echo "-:eprobes/dyn_fork" >> /sys/kernel/tracing/dynamic_events
+	echo "LRB-USER: dynamic remove eprobe while recorded exit $?"
+	echo "!s:synthetic/dyn_open_lat" >> /sys/kernel/tracing/dynamic_events
+	echo "LRB-USER: dynamic remove synthetic while recorded exit $?"
 	echo "p:kprobes/dyn_late vfs_write count=%dx:u64" >> /sys/kernel/tracing/dynamic_events
 	echo "LRB-USER: dynamic create while recording exit $?"
 	sleep 0.3
@@ -406,6 +427,11 @@ for e in dyn_open dyn_open_ret dyn_read dyn_late; do
 	echo "-:kprobes/$e" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove $e"
 done
 echo "-:uprobes/dyn_bb_start" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove dyn_bb_start"
+echo "-:eprobes/dyn_fork" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove dyn_fork"
+for e in dyn_fread dyn_fread_ret; do
+	echo "-:fprobes/$e" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove $e"
+done
+echo "!s:synthetic/dyn_open_lat" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove dyn_open_lat"
 # lrb-record's own probes: made for the recording, gone after it.
 lrb-record -q -o $D/opts -B odyn_opts --kprobe 'p:kprobes/opt_open do_sys_openat2 dfd=%di:s32' \
 	--probe vfs_write --function do_sys_openat2 -- sh -c 'sleep 0.3; echo x > /dev/null; cat /proc/self/stat > /dev/null'

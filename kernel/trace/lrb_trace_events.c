@@ -632,6 +632,12 @@ static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
 			lrb_te_loc(s, f->name, lrb_te_loc_elem(f), a * 8);
 		else
 			lrb_te_fixed(s, f, to_te(ev)->call->print_fmt, a * 8);
+		/* The rest of a wider slot (a synthetic event's u64) */
+		if (lrb_te_is_loc(f) && f->size > 4) {
+			snprintf(pad, sizeof(pad), "_%s_loc_pad[%d]", f->name,
+				 f->size - 4);
+			lrb_tsdl_integer(s, pad, 8, 8, 0, "");
+		}
 		cur = f->offset + f->size;
 	}
 	for (i = 0; i < n; i++)
@@ -1347,7 +1353,7 @@ static void lrb_te_add(struct trace_event_call *call)
 		goto fail;
 	}
 	if (!ret && !lrb_sc_init(te)) {
-		/* Other dynamic events (synthetic) have no LRB probe. */
+		/* Dynamic events of no LRB provider (user_events): no probe. */
 		if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||
 		    !call->class->lrb_probe) {
 			kfree(te);
