@@ -423,15 +423,11 @@ lrb-record -q -o $D/late -B odyn_late -e kprobes -e fprobes -e eprobes -e synthe
 	sleep 0.3
 	for i in 1 2 3 4 5; do echo x > /dev/null; done'
 echo "LRB-USER: record dynamic late exit $?"
-for e in dyn_open dyn_open_ret dyn_read dyn_late; do
-	echo "-:kprobes/$e" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove $e"
+for e in kprobes/dyn_open kprobes/dyn_open_ret kprobes/dyn_read kprobes/dyn_late \
+	uprobes/dyn_bb_start fprobes/dyn_fread fprobes/dyn_fread_ret \
+	eprobes/dyn_fork synthetic/dyn_open_lat; do
+	echo "-:$e" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove $e"
 done
-echo "-:uprobes/dyn_bb_start" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove dyn_bb_start"
-echo "-:eprobes/dyn_fork" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove dyn_fork"
-for e in dyn_fread dyn_fread_ret; do
-	echo "-:fprobes/$e" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove $e"
-done
-echo "!s:synthetic/dyn_open_lat" >> $T/dynamic_events || echo "LRB-USER: dynamic: cannot remove dyn_open_lat"
 # lrb-record's own probes: made for the recording, gone after it.
 lrb-record -q -o $D/opts -B odyn_opts --kprobe 'p:kprobes/opt_open do_sys_openat2 dfd=%di:s32' \
 	--probe vfs_write --function do_sys_openat2 -- sh -c 'sleep 0.3; echo x > /dev/null; cat /proc/self/stat > /dev/null'
