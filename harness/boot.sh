@@ -59,7 +59,7 @@ x86_64)
 		"${share[@]}" -monitor "unix:$mon,server,nowait" \
 		-kernel "$out/arch/x86/boot/bzImage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic tsc=reliable $cmdline" \
-		-nographic -no-reboot </dev/null >"$log" 2>&1 || rc=$?
+		${LRB_QEMU_ARGS:-} -nographic -no-reboot </dev/null >"$log" 2>&1 || rc=$?
 	kill "$asker" 2>/dev/null || true
 	rm -f "$mon"
 	exit "$rc"

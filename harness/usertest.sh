@@ -114,7 +114,7 @@ done
 expect "lrb_bench module: ran to the end, no setup failed" \
 	"grep -q 'lrb_bench: done' '$log.txt' && ! grep -qE 'lrb_bench: .*(failed|cannot)' '$log.txt'"
 
-for t in workload losses torture probes dynchurn; do
+for t in workload losses torture probes dynchurn fnall; do
 	d=$share/trace-$t
 	if [ ! -f "$d/metadata" ] || [ ! -f "$d/.lrb-stats" ]; then
 		fail "trace $t copied to the host"
@@ -199,6 +199,12 @@ oracle stack ostack 'stack' "stacks: every kmem:kmalloc of the workload has its 
 oracle compare odyn 'oracle' "dynamic events: LRB records what ftrace records of two kprobes, a kretprobe, a uprobe, two fprobes (entry, return), an eprobe and a synthetic event (string, integer and hex fetch arguments)" 100
 expect "dynamic events: the oracle compared all 9 event types (sched_process_fork and the 8 dynamic events)" \
 	"grep -q '^oracle: 9 event types' '$work/compare-odyn.out'"
+oracle compare ofn 'oracle' "function tracer: LRB records the functions and callers ftrace's function tracer records with set_ftrace_filter 'vfs_*'" 100
+expect "function tracer: the oracle compared ftrace:function (and sched_process_fork)" \
+	"grep -q '^oracle: 2 event types' '$work/compare-ofn.out'"
+oracle compare ofg 'oracle' "function_graph: LRB records the entries and returns ftrace's function_graph tracer records, with their depths and call and return times" 100
+expect "function_graph: the oracle compared ftrace:funcgraph_entry and ftrace:funcgraph_exit (and sched_process_fork)" \
+	"grep -q '^oracle: 3 event types' '$work/compare-ofg.out'"
 lost=$(stat lost_full "$share/trace-losses/.lrb-stats" 2>/dev/null)
 expect "the loss trace did lose records (lost_full ${lost:-?} > 0)" "[ '${lost:-0}' -gt 0 ]"
 expect "workload trace has annotations from both CPUs" \
@@ -418,6 +424,29 @@ expect "dynamic events: 100 kprobes created, recorded, disabled and removed whil
 expect "lrb-record --kprobe and --uprobe of a bad definition: exit 1 with ftrace's error" \
 	"said 'dynamic bad kprobe exit 1' && said 'dynamic bad uprobe exit 1' &&
 	 grep -q 'trace_kprobe: error: Invalid probed address or symbol' '$log.txt'"
+
+# The function tracer: a glob of nothing refused, a module's functions
+# taken with :mod:, the whole kernel recorded with losses, and report
+# --symbols naming the functions from DIR/.kallsyms.
+expect "lrb-record -l of a glob that matches no function: exit 1, says so" \
+	"said 'function glob of nothing exit 1 lrb-record: --function-filter .no_such_function_xyz.*matches no function'"
+expect "a channel's set_ftrace_filter takes a module's functions (*:mod:lrb_sample)" \
+	"said 'function mod exit 0 [1-9]'"
+d=$share/trace-fnall
+"$work/bin/lrb-record" report --symbols "$d" >"$work/fnall.out" 2>&1
+rc=$?
+delivered=$(stat delivered "$d/.lrb-stats" 2>/dev/null) lost=$(stat lost_full "$d/.lrb-stats" 2>/dev/null)
+nfn=$(sed -n 's/^functions: [0-9]* ftrace:function records, \([0-9]*\) functions$/\1/p' "$work/fnall.out")
+expect "function tracer, whole kernel for 2 s: ${delivered:-?} records of ${nfn:-?} functions, ${lost:-?} lost and counted, named by report --symbols" \
+	"[ $rc -eq 0 ] && said 'record function all exit 0' && [ '${lost:-0}' -gt 0 ] &&
+	 grep -q '^functions: $delivered ftrace:function records, ' '$work/fnall.out' && [ '${nfn:-0}' -gt 100 ]" ||
+	excerpt 30 "$work/fnall.out"
+"$work/bin/lrb-record" report --symbols "$share/ofn/lrb" >"$work/ofn-symbols.out" 2>&1
+expect "lrb-record report --symbols: the function tracer's functions named, all vfs_*" \
+	"sed -n '/^functions: /,/^\$/p' '$work/ofn-symbols.out' | grep -Eq '^ *[0-9]+[[:space:]]+vfs_[a-z_0-9.]*[+]0x0\$' &&
+	 ! sed -n '/^functions: /,/^\$/p' '$work/ofn-symbols.out' |
+	   grep -Ev -e '^functions: ' -e 'calls[[:space:]]+function' -e '^\$' -e 'more[)]\$' -e '[[:space:]]vfs_[a-z_0-9.]*[+]0x0\$' | grep -q ." ||
+	excerpt 30 "$work/ofn-symbols.out"
 
 # report --symbols against babeltrace2: every kernel_stack counted, each
 # kmalloc with its stack, the addresses named from DIR/.kallsyms.

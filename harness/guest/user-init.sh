@@ -469,6 +469,66 @@ echo "LRB-USER: record dynamic churn exit $?"
 echo "LRB-USER: dynamic churn events left: $(grep -c . $T/dynamic_events)"
 echo "LRB-USER: dynamic dumped"
 
+# The function tracer, against ftrace's: lrb-record --function-tracer -l
+# 'vfs_*' and an ftrace instance with the function tracer and the same
+# set_ftrace_filter, and lrb-record --graph beside an instance with
+# function_graph, all four on during one workload, each with
+# sched_process_fork for the workload's processes (oracle.py compare:
+# the same functions, callers, depths and call and return times). Then a
+# glob that matches nothing, a module's functions (:mod:), and the whole
+# kernel, unfiltered, for 2 s: what the consumer does not drain is
+# counted as lost.
+echo "LRB-USER: record function"
+for g in ofn ofg; do
+	mkdir -p /tmp/$g
+	Y=$T/instances/$g
+	mkdir $Y
+	echo 8192 > $Y/buffer_size_kb
+	echo 'vfs_*' > $Y/set_ftrace_filter
+	echo 1 > $Y/events/sched/sched_process_fork/enable
+done
+echo function > $T/instances/ofn/current_tracer
+echo function_graph > $T/instances/ofg/current_tracer
+cat > /tmp/fn-workload.sh <<'W'
+#!/bin/sh
+echo $$ > /tmp/ofn/root_pid
+echo $$ > /tmp/ofg/root_pid
+for i in 1 2 3 4; do
+	cat /proc/self/stat > /dev/null
+	ls / > /dev/null
+	echo x > /tmp/fn-file
+	cat /tmp/fn-file > /dev/null
+done
+rm -f /tmp/fn-file
+W
+chmod +x /tmp/fn-workload.sh
+lrb-record -q -o /tmp/ofn/lrb -B ofn -b 8M -e sched:sched_process_fork -l 'vfs_*' -- \
+	lrb-record -q -o /tmp/ofg/lrb -B ofg -b 8M -e sched:sched_process_fork --graph -l 'vfs_*' -- \
+	/tmp/settle /tmp/fn-workload.sh
+echo "LRB-USER: record function exit $?"
+# Both off before either is dumped: the dump's own processes call vfs_*.
+echo 0 > $T/instances/ofn/tracing_on
+echo 0 > $T/instances/ofg/tracing_on
+for g in ofn ofg; do
+	Y=$T/instances/$g
+	dump_instance $Y /tmp/$g/ftrace
+	echo nop > $Y/current_tracer
+	echo 0 > $Y/events/sched/sched_process_fork/enable
+	rmdir $Y
+done
+lrb-record -q -o /tmp/ofn/none -B ofn_none -l 'no_such_function_xyz*' -- true 2> /tmp/ofn/none.err
+echo "LRB-USER: function glob of nothing exit $? $(cat /tmp/ofn/none.err)"
+if [ -f /lib/lrb_sample.ko ] && insmod /lib/lrb_sample.ko; then
+	echo "create fnmod" > $T/lrb/control
+	echo '*:mod:lrb_sample' > $T/lrb/fnmod/set_ftrace_filter
+	echo "LRB-USER: function mod exit $? $(grep -c 'lrb_sample' $T/lrb/fnmod/set_ftrace_filter)"
+	echo "remove fnmod" > $T/lrb/control
+	rmmod lrb_sample
+fi
+lrb-record -q -o /tmp/trace-fnall -B fnall --subbuf-size 64k --num-subbufs 8 --function-tracer --duration 2
+echo "LRB-USER: record function all exit $?"
+echo "LRB-USER: function dumped"
+
 # Coverage: every event at once.
 echo "LRB-USER: record all"
 mkdir -p /tmp/all
@@ -625,6 +685,7 @@ echo "LRB-USER: no tracefs exit $?"
 mount -t tracefs nodev /sys/kernel/tracing
 
 cp -r /tmp/trace-workload /tmp/trace-losses /tmp/trace-torture /tmp/trace-probes /tmp/oracle /tmp/ofilter /tmp/otarget /tmp/ostack /tmp/odyn /tmp/trace-dynchurn /tmp/all \
+	/tmp/ofn /tmp/ofg /tmp/trace-fnall \
 	/tmp/snaps /tmp/flight /tmp/timer /tmp/tool /host/ 2>/dev/null && echo "LRB-USER: copied"
 sync
 echo "LRB-USER: done"

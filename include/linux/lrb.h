@@ -488,11 +488,21 @@ static __always_inline struct lrb_wbuf *lrb_this_wbuf(struct lrb_channel *chan)
 	return head->wbufs[smp_processor_id()];
 }
 
+#ifdef CONFIG_HAVE_UNSTABLE_SCHED_CLOCK
+/*
+ * local_clock() is a traceable function there: a function tracer that
+ * records into LRB would record it inside every record it writes.
+ */
+u64 lrb_local_clock(void);
+#else
+#define lrb_local_clock local_clock
+#endif
+
 static __always_inline u64 lrb_clock(const struct lrb_wbuf *w)
 {
 	if (w->clock)
 		return w->clock();
-	return local_clock();
+	return lrb_local_clock();
 }
 
 /*

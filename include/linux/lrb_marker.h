@@ -110,6 +110,8 @@ enum lrb_layout {
  *	with the parser's message in *@err if it has one (kfree() it).
  *	NULL for an event whose records cannot be filtered (a marker).
  * @filter_free: free a filter @filter_new made.
+ * @by_name: selected only by its own name, not by a glob, its system or
+ *	"all": the function tracer's events, which hook every function.
  */
 struct lrb_event {
 	const char *name;
@@ -127,6 +129,7 @@ struct lrb_event {
 			    enum lrb_layout layout,
 			    struct lrb_counter __percpu *filtered, char **err);
 	void (*filter_free)(void *filter);
+	bool by_name;
 	/* private: the CTF declarations, made at registration */
 	char *tsdl;
 	/* and in the LTTng layout, if not the same */

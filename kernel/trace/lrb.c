@@ -371,6 +371,27 @@ static void lrb_wakeup_work(struct irq_work *work)
 		chan->config.wakeup(chan, buf->cpu, chan->config.priv);
 }
 
+#ifdef CONFIG_HAVE_UNSTABLE_SCHED_CLOCK
+/**
+ * lrb_local_clock() - local_clock(), but not traceable
+ *
+ * kernel/trace/ is built without the function tracer's instrumentation,
+ * and local_clock_noinstr() is noinstr.
+ *
+ * Return: local_clock().
+ */
+u64 lrb_local_clock(void)
+{
+	u64 now;
+
+	preempt_disable_notrace();
+	now = local_clock_noinstr();
+	preempt_enable_notrace();
+	return now;
+}
+EXPORT_SYMBOL_GPL(lrb_local_clock);
+#endif
+
 /**
  * __lrb_deliver() - wake the readers of a sub-buffer a commit completed
  * @w: the write side of the CPU buffer.

@@ -1157,6 +1157,9 @@ static int lrb_events_enable(struct lrb_events_owner *o, const char *sel)
 	int n = 0, ret = 0;
 
 	list_for_each_entry(ev, &lrb_events, list) {
+		/* Not by a glob, a system or "all". */
+		if (ev->by_name && strcmp(sel, ev->name))
+			continue;
 		if (!lrb_selector_match(sel, ev->name))
 			continue;
 		n++;
@@ -1382,6 +1385,7 @@ void lrb_events_owner_release(struct lrb_events_owner *o)
 	lrb_stacks_forget(o, "all");
 	free_percpu(o->filtered);
 	kfree(o->filter_err);
+	lrb_fn_release(o);
 	list_del(&o->list);
 	mutex_unlock(&lrb_events_mutex);
 	lrb_events_dyn_unlock();
@@ -1407,7 +1411,8 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
 		seq_printf(m, "%-40s %5u %s\n", ev->name, ev->id,
-			   lrb_link_find(o, ev) ? "enabled" : "-");
+			   lrb_link_find(o, ev) ? "enabled" :
+			   ev->by_name ? "- (by its name only)" : "-");
 	list_for_each_entry(g, &o->globs, list)
 		seq_printf(m, "# %s %s\n", str_enable_disable(g->enable),
 			   g->glob);

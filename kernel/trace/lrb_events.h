@@ -12,8 +12,10 @@
 #include <linux/seq_buf.h>
 #include <linux/xarray.h>
 
+struct ftrace_ops;
 struct lrb_channel;
 struct lrb_event;
+struct lrb_fn;
 struct trace_event_call;
 struct seq_buf;
 struct seq_file;
@@ -38,6 +40,7 @@ struct seq_file;
  *	(lrb_events_command()'s "stack").
  * @described: the ids of the events it ever selected, which its metadata
  *	describes; a value entry each.
+ * @fn: its function tracer (lrb_function.c), once it has needed one.
  */
 struct lrb_events_owner {
 	struct list_head list;
@@ -52,6 +55,7 @@ struct lrb_events_owner {
 	bool __percpu *ignore;
 	struct list_head stacks;
 	struct xarray described;
+	struct lrb_fn *fn;
 };
 
 /**
@@ -139,6 +143,20 @@ static inline int lrb_stack_alloc(void)
 {
 	return -EOPNOTSUPP;
 }
+#endif
+
+#ifdef CONFIG_LRB_FUNCTION_TRACER
+bool lrb_fn_init(struct trace_event_call *call, struct lrb_event *ev);
+struct ftrace_ops *lrb_fn_ops(struct lrb_events_owner *o);
+void lrb_fn_release(struct lrb_events_owner *o);
+#else
+static inline bool lrb_fn_init(struct trace_event_call *call,
+			       struct lrb_event *ev)
+{
+	return false;
+}
+
+static inline void lrb_fn_release(struct lrb_events_owner *o) { }
 #endif
 
 #ifdef CONFIG_LRB_TRACE_EVENTS

@@ -31,6 +31,9 @@
  *   NAME/pid_follow      1: a listed task's children are added at fork
  *   NAME/uids            the users whose tasks it records; empty: all
  *   NAME/cpus            the CPUs it records on, a CPU list; empty: all
+ *   NAME/set_ftrace_filter  the functions its function tracer events
+ *   NAME/set_ftrace_notrace   trace and do not trace: ftrace's files, on
+ *                          the channel's own ftrace_ops (lrb_function.c)
  *   NAME/streams/cpuN    the CTF packets of CPU N: ioctl, mmap, read, poll;
  *                          the settings are -EBUSY while one is open
  *
@@ -1457,6 +1460,83 @@ static int lrb_fs_target_files(struct lrb_fs_chan *fc)
 }
 #endif /* CONFIG_LRB_TRACE_EVENTS */
 
+#ifdef CONFIG_LRB_FUNCTION_TRACER
+/*
+ * set_ftrace_filter and set_ftrace_notrace: ftrace's own files, opened
+ * on the channel's ftrace_ops. The open file keeps the channel, whose
+ * ops lives as long as it does.
+ */
+static int lrb_fs_ftrace_open(struct inode *inode, struct file *file,
+			      int flag)
+{
+	struct lrb_fs_chan *fc;
+	struct ftrace_ops *ops;
+	int ret;
+
+	ret = lrb_fs_open(inode, file);
+	if (ret)
+		return ret;
+	fc = file->private_data;
+	file->private_data = NULL;	/* ftrace's iterator's, from here */
+	ops = lrb_fn_ops(&fc->events);
+	ret = ops ? ftrace_regex_open(NULL, ops, flag, inode, file) : -ENOMEM;
+	if (ret)
+		lrb_fs_put(fc);
+	return ret;
+}
+
+static int lrb_fs_ftrace_filter_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_ftrace_open(inode, file, FTRACE_ITER_FILTER);
+}
+
+static int lrb_fs_ftrace_notrace_open(struct inode *inode, struct file *file)
+{
+	return lrb_fs_ftrace_open(inode, file, FTRACE_ITER_NOTRACE);
+}
+
+static int lrb_fs_ftrace_release(struct inode *inode, struct file *file)
+{
+	/* Still the channel's: the file kept it. */
+	struct lrb_fs_chan *fc = inode->i_private;
+
+	ftrace_regex_release(inode, file);
+	lrb_fs_put(fc);
+	return 0;
+}
+
+static const struct file_operations lrb_fs_ftrace_filter_fops = {
+	.open = lrb_fs_ftrace_filter_open,
+	.read = seq_read,
+	.write = ftrace_filter_write,
+	.llseek = tracing_lseek,
+	.release = lrb_fs_ftrace_release,
+};
+
+static const struct file_operations lrb_fs_ftrace_notrace_fops = {
+	.open = lrb_fs_ftrace_notrace_open,
+	.read = seq_read,
+	.write = ftrace_notrace_write,
+	.llseek = tracing_lseek,
+	.release = lrb_fs_ftrace_release,
+};
+
+static int lrb_fs_function_files(struct lrb_fs_chan *fc)
+{
+	if (!tracefs_create_file("set_ftrace_filter", LRB_FS_MODE_WRITE,
+				 fc->dir, fc, &lrb_fs_ftrace_filter_fops) ||
+	    !tracefs_create_file("set_ftrace_notrace", LRB_FS_MODE_WRITE,
+				 fc->dir, fc, &lrb_fs_ftrace_notrace_fops))
+		return -ENOMEM;
+	return 0;
+}
+#else
+static int lrb_fs_function_files(struct lrb_fs_chan *fc)
+{
+	return 0;
+}
+#endif /* CONFIG_LRB_FUNCTION_TRACER */
+
 /* annotate */
 
 static size_t lrb_fs_annotation_max(size_t subbuf_size)
@@ -2025,6 +2105,8 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 				 &lrb_fs_filter_fops))
 		return -ENOMEM;
 	if (lrb_fs_target_files(fc))
+		return -ENOMEM;
+	if (lrb_fs_function_files(fc))
 		return -ENOMEM;
 	streams = tracefs_create_dir("streams", fc->dir);
 	if (!streams)

@@ -1352,7 +1352,7 @@ static void lrb_te_add(struct trace_event_call *call)
 		kfree(te);
 		goto fail;
 	}
-	if (!ret && !lrb_sc_init(te)) {
+	if (!ret && !lrb_sc_init(te) && !lrb_fn_init(call, &te->ev)) {
 		/* Dynamic events of no LRB provider (user_events): no probe. */
 		if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||
 		    !call->class->lrb_probe) {

@@ -199,6 +199,18 @@ static void print_help(void)
 "      --keep-probes        leave the probes created after the recording\n"
 "                           (removed otherwise; without --event, only the\n"
 "                           probes are recorded)\n"
+"      --function-tracer    record kernel function entries (ftrace:function:\n"
+"                           ip, parent_ip), as trace-cmd's -p function\n"
+"      --graph              record function entries and returns instead\n"
+"                           (ftrace:funcgraph_entry, ftrace:funcgraph_exit:\n"
+"                           depth, call and return times), as -p\n"
+"                           function_graph; implies --function-tracer\n"
+"  -l, --function-filter GLOB  trace only the functions GLOB matches, in\n"
+"                           set_ftrace_filter's syntax ('vfs_*',\n"
+"                           '*:mod:ext4', '!vfs_read'); repeatable; implies\n"
+"                           --function-tracer; a GLOB that matches nothing\n"
+"                           is an error\n"
+"  -n, --function-notrace GLOB  do not trace those (set_ftrace_notrace)\n"
 "  -T, --stack[=DEPTH]      record the kernel stack, at most DEPTH (1 to\n"
 "                           128, default 32) addresses, after each event of\n"
 "                           the -e before it, or of every -e if none is\n"
@@ -238,6 +250,7 @@ static void print_help(void)
 "              (DIR defaults to the newest lrb-trace-* here)\n"
 "              --symbols: the kernel stacks too, the most frequent\n"
 "              first, named with DIR/.kallsyms\n"
+"              and the functions of the function tracer's records\n"
 "view DIR      print the events with babeltrace2\n"
 "list          the events that can be recorded, and the channels\n"
 "snapshot      write what a --flight-recorder channel holds to a new\n"
@@ -553,13 +566,15 @@ static void write_out(struct stream *s, const unsigned char *p, size_t left)
 	}
 }
 
+/* Copy every complete sub-buffer of @s to its file. */
 /*
- * Move every complete sub-buffer of @s to its file through the pipe.
- * Returns false, with nothing moved, if the kernel cannot splice.
+ * Move the complete sub-buffers of @s to its file through the pipe, at
+ * most a buffer's worth, as drain() copies them. Returns false, with
+ * nothing moved, if the kernel cannot splice.
  */
 static bool drain_splice(struct stream *s)
 {
-	for (;;) {
+	for (__u64 i = 0; i < s->info.num_subbufs; ) {
 		ssize_t n = splice(s->fd, NULL, s->pipe[1], NULL,
 				   s->info.subbuf_size, SPLICE_F_NONBLOCK);
 
@@ -588,10 +603,17 @@ static bool drain_splice(struct stream *s)
 		/* A splice of a sub-buffer's size reads one packet. */
 		s->bytes += n;
 		s->packets++;
+		i++;
 	}
+	return true;
 }
 
-/* Copy every complete sub-buffer of @s to its file. */
+/*
+ * Copy the complete sub-buffers of @s to its file, at most a buffer's
+ * worth: writers that fill sub-buffers as fast as they are copied (the
+ * recorder's own work, traced) must not keep the other CPUs waiting.
+ * Once the writers have stopped, one call copies everything.
+ */
 static void drain(struct stream *s)
 {
 	__u64 pos, off, padded;
@@ -602,7 +624,12 @@ static void drain(struct stream *s)
 		close_pipe(s);
 	}
 
-	while (!ioctl(s->fd, LRB_IOC_GET_SUBBUF, &pos)) {
+	for (__u64 i = 0; i < s->info.num_subbufs; i++) {
+		if (ioctl(s->fd, LRB_IOC_GET_SUBBUF, &pos)) {
+			if (errno != EAGAIN)
+				die("cpu %d: get: %s", s->cpu, strerror(errno));
+			return;
+		}
 		if (ioctl(s->fd, LRB_IOC_GET_MMAP_OFFSET, &off) ||
 		    ioctl(s->fd, LRB_IOC_GET_PADDED_SIZE, &padded))
 			die("cpu %d: ioctl: %s", s->cpu, strerror(errno));
@@ -620,8 +647,6 @@ static void drain(struct stream *s)
 		s->bytes += padded;
 		s->packets++;
 	}
-	if (errno != EAGAIN)
-		die("cpu %d: get: %s", s->cpu, strerror(errno));
 }
 
 static double now(void)
@@ -730,6 +755,7 @@ static void copy_file(const char *from, const char *dir, const char *name)
  * kernel stacks ("# stack" in its events file), for lrb-record report
  * --symbols and other readers to name the addresses with. Hidden, as
  * .lrb-stats: babeltrace2 takes any other file of DIR for a stream.
+ * The function tracer's records ("ftrace:" events) need it too.
  */
 static void save_kallsyms(const char *dir)
 {
@@ -739,7 +765,8 @@ static void save_kallsyms(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/events", chan_dir);
 	events = read_all(path, NULL);
-	if (!events || !strstr(events, "\n# stack ")) {
+	if (!events || (!strstr(events, "\n# stack ") &&
+			!strstr(events, "ftrace:"))) {
 		free(events);
 		return;
 	}
@@ -1122,6 +1149,13 @@ struct record_opts {
 	char *probes[64];
 	int nr_probes;
 	bool keep_probes;
+	/* the function tracer: its events, and which functions */
+	bool function_tracer;
+	bool graph;
+	const char *ftrace_filter[64];
+	int nr_ftrace_filter;
+	const char *ftrace_notrace[64];
+	int nr_ftrace_notrace;
 };
 
 /* A probe of --kprobe, --uprobe, --probe or --function, checked. */
@@ -1183,6 +1217,47 @@ static void create_probes(struct record_opts *o)
 		if (!o->quiet)
 			fprintf(stderr, "lrb-record: %s: recording %s\n",
 				o->probe_opts[i], names[i]);
+	}
+}
+
+/* -l and -n: a GLOB of set_ftrace_filter's, kept for set_functions(). */
+static void add_function_glob(const char *opt, const char *glob,
+			      const char **globs, int *nr)
+{
+	if (*nr == 64)
+		usage_error("more than 64 %s options", opt);
+	if (!*glob || strlen(glob) > 200 || strpbrk(glob, " \t\n"))
+		usage_error("%s '%s': %s", opt, glob,
+			    "a function glob, without spaces");
+	globs[(*nr)++] = glob;
+}
+
+/*
+ * Which functions the channel's function tracer traces: each GLOB
+ * written to its set_ftrace_filter (@filter) or set_ftrace_notrace,
+ * ended by a newline so that the kernel matches it at once and a GLOB
+ * that matches nothing fails the write.
+ */
+static void set_functions(const char *opt, const char *file,
+			  const char *const *globs, int nr)
+{
+	char line[256];
+	int err;
+
+	for (int i = 0; i < nr; i++) {
+		snprintf(line, sizeof(line), "%s\n", globs[i]);
+		err = put_file(file, line);
+		if (err == -ENOENT)
+			die("%s: %s", opt,
+			    "this kernel's LRB has no function tracer (CONFIG_LRB_FUNCTION_TRACER, CONFIG_DYNAMIC_FTRACE)");
+		if (err == -EINVAL)
+			die("%s '%s': %s", opt, globs[i],
+			    "matches no function that can be traced (available_filter_functions lists them)");
+		if (err == -ENODEV)
+			die("%s '%s': %s", opt, globs[i],
+			    "a command of ftrace's set_ftrace_filter that acts on an ftrace instance, not on a channel");
+		if (err)
+			die("%s '%s': %s", opt, globs[i], strerror(-err));
 	}
 }
 
@@ -1362,6 +1437,8 @@ enum {
 	OPT_PROBE,
 	OPT_FUNCTION,
 	OPT_KEEP_PROBES,
+	OPT_FUNCTION_TRACER,
+	OPT_GRAPH,
 };
 
 static const struct option record_long[] = {
@@ -1375,6 +1452,10 @@ static const struct option record_long[] = {
 	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "function", required_argument, NULL, OPT_FUNCTION },
 	{ "keep-probes", no_argument, NULL, OPT_KEEP_PROBES },
+	{ "function-tracer", no_argument, NULL, OPT_FUNCTION_TRACER },
+	{ "graph", no_argument, NULL, OPT_GRAPH },
+	{ "function-filter", required_argument, NULL, 'l' },
+	{ "function-notrace", required_argument, NULL, 'n' },
 	{ "channel", required_argument, NULL, 'B' },
 	{ "buffer-size", required_argument, NULL, 'b' },
 	{ "subbuf-size", required_argument, NULL, OPT_SUBBUF_SIZE },
@@ -1459,7 +1540,7 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 	o->num_subbufs = 16;
 	/* "+": options end at COMMAND; ":" next: report errors ourselves. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:o:e:f:T::P:B:b:C:qh", record_long,
+	while ((opt = getopt_long(argc, argv, "+:o:e:f:T::l:n:P:B:b:C:qh", record_long,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -1505,6 +1586,25 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_KEEP_PROBES:
 			o->keep_probes = true;
+			break;
+		case OPT_FUNCTION_TRACER:
+			o->function_tracer = true;
+			break;
+		case OPT_GRAPH:
+			o->function_tracer = true;
+			o->graph = true;
+			break;
+		case 'l':
+			o->function_tracer = true;
+			add_function_glob("--function-filter", optarg,
+					  o->ftrace_filter,
+					  &o->nr_ftrace_filter);
+			break;
+		case 'n':
+			o->function_tracer = true;
+			add_function_glob("--function-notrace", optarg,
+					  o->ftrace_notrace,
+					  &o->nr_ftrace_notrace);
 			break;
 		case 'B':
 			snprintf(o->name, sizeof(o->name), "%s", optarg);
@@ -1610,9 +1710,15 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 		o->topdir = o->outdir;
 		o->outdir = o->kernel_dir;
 	}
+	/* The function tracer and no -e: its events only, as with probes. */
+	if (!o->nr_events && o->function_tracer)
+		o->events[o->nr_events++] = "none";
 	/* Probes and no -e: the probes only, as -e none and the probes. */
 	if (!o->nr_events && o->nr_probes)
 		o->events[o->nr_events++] = "none";
+	if (o->function_tracer && is_lttng(o))
+		usage_error("--function-tracer: %s",
+			    "ftrace's records, which the lttng layout does not name");
 	if (!o->nr_events && is_lttng(o)) {
 		size_t n = sizeof(default_lttng_events) / sizeof(*default_lttng_events);
 
@@ -1643,6 +1749,16 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 	for (int i = 0; i < o->nr_events; i++)
 		if (!o->stacks[i])
 			o->stacks[i] = o->stack_all;
+	if (!o->function_tracer)
+		return;
+	if (o->nr_events > 254)
+		usage_error("more than 256 events with the function tracer");
+	if (o->graph) {
+		o->events[o->nr_events++] = "ftrace:funcgraph_entry";
+		o->events[o->nr_events++] = "ftrace:funcgraph_exit";
+	} else {
+		o->events[o->nr_events++] = "ftrace:function";
+	}
 }
 
 /* --follow needs the command it follows. */
@@ -1669,6 +1785,10 @@ static void print_settings(const struct record_opts *o)
 		printf("probe: %s\n", o->probes[i]);
 	if (o->nr_probes)
 		printf("keep_probes: %d\n", o->keep_probes);
+	for (int i = 0; i < o->nr_ftrace_filter; i++)
+		printf("function_filter: %s\n", o->ftrace_filter[i]);
+	for (int i = 0; i < o->nr_ftrace_notrace; i++)
+		printf("function_notrace: %s\n", o->ftrace_notrace[i]);
 	for (int i = 0; i < o->nr_events; i++)
 		if (o->filters[i])
 			printf("filter: %s %s\n", o->events[i], o->filters[i]);
@@ -1744,6 +1864,11 @@ static int cmd_record(int argc, char **argv)
 	if (o.switch_timer)
 		set("switch_timer", o.switch_timer);
 	create_probes(&o);
+	/* Before its events: from its first record on, it traces those. */
+	set_functions("--function-filter", "set_ftrace_filter", o.ftrace_filter,
+		      o.nr_ftrace_filter);
+	set_functions("--function-notrace", "set_ftrace_notrace",
+		      o.ftrace_notrace, o.nr_ftrace_notrace);
 	for (int i = 0; i < o.nr_events; i++) {
 		char cmd[300];
 		int err;

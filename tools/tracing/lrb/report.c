@@ -54,6 +54,23 @@ static struct stack_ent *stacks[STACK_BUCKETS];
 static unsigned long long stack_records, stack_bad;
 bool lrb_report_symbols;
 
+/*
+ * --symbols: the functions of the function tracer's records, in a hash
+ * table: how often ftrace:function recorded each, and how many returns
+ * and nanoseconds ftrace:funcgraph_exit recorded of it.
+ */
+#define FN_BUCKETS	16384
+#define FN_TOP		20
+
+struct fn_ent {
+	struct fn_ent *next;
+	unsigned long long ip, calls, returns, ns;
+};
+
+static struct fn_ent *fns[FN_BUCKETS];
+static unsigned long long fn_records, graph_records, fn_bad;
+static int report_functions(const char *dir);
+
 /* 0 if @dir holds a CTF metadata file. */
 /*
  * The trace in @dir: @dir itself, or DIR/kernel, where lrb-record
@@ -168,6 +185,81 @@ static void note_stack(const unsigned char *p, size_t len)
 	stacks[h % STACK_BUCKETS] = e;
 }
 
+static struct fn_ent *fn_get(unsigned long long ip)
+{
+	struct fn_ent **head = &fns[(ip >> 4) % FN_BUCKETS], *e;
+
+	for (e = *head; e; e = e->next)
+		if (e->ip == ip)
+			return e;
+	e = calloc(1, sizeof(*e));
+	if (e) {
+		e->ip = ip;
+		e->next = *head;
+		*head = e;
+	}
+	return e;
+}
+
+/* An address of @size bytes (that of the kernel's unsigned long) at @p. */
+static unsigned long long read_word(const unsigned char *p, size_t size)
+{
+	unsigned int w32;
+	unsigned long long w64;
+
+	if (size == 4) {
+		memcpy(&w32, p, 4);
+		return w32;
+	}
+	memcpy(&w64, p, 8);
+	return w64;
+}
+
+/*
+ * Count the function of a function tracer record, its payload @p of @len
+ * bytes: ftrace's entry, 8 bytes of common fields then, for
+ * ftrace:function, ip and parent_ip; for ftrace:funcgraph_exit, func,
+ * depth, overrun, calltime and rettime, packed. The kernel's word size
+ * is what the length leaves.
+ */
+static void note_function(const unsigned char *p, size_t len, bool ret)
+{
+	unsigned long long calltime, rettime;
+	size_t word = ret ? len - 32 : (len - 8) / 2;
+	struct fn_ent *e;
+
+	if ((ret && len != 36 && len != 40) || (!ret && len != 16 && len != 24)) {
+		fn_bad++;
+		return;
+	}
+	e = fn_get(read_word(p + 8, word));
+	if (!e) {
+		fn_bad++;
+		return;
+	}
+	if (!ret) {
+		fn_records++;
+		e->calls++;
+		return;
+	}
+	graph_records++;
+	memcpy(&calltime, p + len - 16, 8);
+	memcpy(&rettime, p + len - 8, 8);
+	e->returns++;
+	e->ns += rettime - calltime;
+}
+
+/* Count a function tracer record of event @id, its payload @p of @len bytes. */
+static void note_fn_record(unsigned int id, const unsigned char *p, size_t len)
+{
+	const char *name = id < MAX_EVENTS ? events[id].name : NULL;
+
+	if (name && !strcmp(name, "ftrace:function"))
+		note_function(p, len, false);
+	else if (name && !strcmp(name, "ftrace:funcgraph_exit"))
+		note_function(p, len, true);
+}
+
 /* Count the records of one packet; false if they do not end at @csize. */
 static bool read_records(const unsigned char *pkt, size_t csize,
 			 struct stream_sum *s, unsigned long long ts)
@@ -199,6 +291,8 @@ static bool read_records(const unsigned char *pkt, size_t csize,
 		    !strcmp(events[id].name, "kernel_stack") &&
 		    off + hlen + rh->len <= csize)
 			note_stack(pkt + off + hlen, rh->len);
+		if (lrb_report_symbols && off + hlen + rh->len <= csize)
+			note_fn_record(id, pkt + off + hlen, rh->len);
 		s->events++;
 		off += hlen + rh->len;
 		if (off < csize)
@@ -364,6 +458,8 @@ int lrb_report(const char *dir)
 		       last_ev.cpu, event_name(last_ev.id));
 	}
 	print_kernel_counts(dir);
+	if (lrb_report_symbols && report_functions(dir))
+		ret = 1;
 	return ret;
 }
 
@@ -497,4 +593,90 @@ int lrb_report_stacks(const char *dir)
 	if (stack_bad)
 		printf("malformed kernel_stack records: %llu\n", stack_bad);
 	return stack_bad ? 1 : 0;
+}
+
+static int fn_calls_cmp(const void *a, const void *b)
+{
+	const struct fn_ent *x = *(void * const *)a, *y = *(void * const *)b;
+
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static int fn_ns_cmp(const void *a, const void *b)
+{
+	const struct fn_ent *x = *(void * const *)a, *y = *(void * const *)b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/*
+ * lrb-record report --symbols: at the end of lrb_report(), the functions
+ * of the function tracer's records, named from DIR/.kallsyms: those
+ * ftrace:function recorded most often, then those whose returns
+ * (ftrace:funcgraph_exit) took the most time. 1 if the trace has
+ * malformed ones.
+ */
+static int report_functions(const char *dir)
+{
+	struct fn_ent **all, *e;
+	char path[4200];
+	size_t n = 0, i;
+
+	if (!fn_records && !graph_records)
+		return fn_bad ? 1 : 0;
+	snprintf(path, sizeof(path), "%s/.kallsyms", dir);
+	if (!nr_ksyms && read_kallsyms(path))
+		printf("(no symbols: %s has none; addresses in hex)\n", path);
+	for (i = 0; i < FN_BUCKETS; i++)
+		for (e = fns[i]; e; e = e->next)
+			n++;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return 1;
+	n = 0;
+	for (i = 0; i < FN_BUCKETS; i++)
+		for (e = fns[i]; e; e = e->next)
+			all[n++] = e;
+	if (fn_records) {
+		size_t called = 0;
+
+		qsort(all, n, sizeof(*all), fn_calls_cmp);
+		while (called < n && all[called]->calls)
+			called++;
+		printf("\nfunctions: %llu ftrace:function records, %zu functions\n",
+		       fn_records, called);
+		printf("%12s\t%s\n", "calls", "function");
+		for (i = 0; i < called && i < FN_TOP; i++) {
+			printf("%12llu", all[i]->calls);
+			print_ip(all[i]->ip);
+		}
+		if (called > FN_TOP)
+			printf("%12s\t(%zu more)\n", "", called - FN_TOP);
+	}
+	if (graph_records) {
+		size_t returned = 0;
+
+		qsort(all, n, sizeof(*all), fn_ns_cmp);
+		for (i = 0; i < n; i++)
+			returned += !!all[i]->returns;
+		printf("\nfunction returns: %llu ftrace:funcgraph_exit records, %zu functions\n",
+		       graph_records, returned);
+		printf("%12s %14s %12s\t%s\n", "returns", "total_ns", "mean_ns",
+		       "function");
+		for (i = 0; i < n && i < FN_TOP && all[i]->returns; i++) {
+			printf("%12llu %14llu %12llu", all[i]->returns,
+			       all[i]->ns, all[i]->ns / all[i]->returns);
+			print_ip(all[i]->ip);
+		}
+		if (returned > FN_TOP)
+			printf("%12s\t(%zu more)\n", "", returned - FN_TOP);
+	}
+	free(all);
+	if (fn_bad)
+		printf("malformed function tracer records: %llu\n", fn_bad);
+	return fn_bad ? 1 : 0;
 }
