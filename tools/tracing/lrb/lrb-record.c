@@ -566,7 +566,6 @@ static void write_out(struct stream *s, const unsigned char *p, size_t left)
 	}
 }
 
-/* Copy every complete sub-buffer of @s to its file. */
 /*
  * Move the complete sub-buffers of @s to its file through the pipe, at
  * most a buffer's worth, as drain() copies them. Returns false, with

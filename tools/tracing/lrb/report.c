@@ -489,6 +489,11 @@ static int read_kallsyms(const char *path)
 
 	if (!f)
 		return -1;
+	/* Read once: the functions and the stacks of a report both name. */
+	if (nr_ksyms) {
+		fclose(f);
+		return 0;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		int n = sscanf(line, "%llx %c %519s %79s", &addr, &type, name, mod);
 
@@ -629,7 +634,7 @@ static int report_functions(const char *dir)
 	if (!fn_records && !graph_records)
 		return fn_bad ? 1 : 0;
 	snprintf(path, sizeof(path), "%s/.kallsyms", dir);
-	if (!nr_ksyms && read_kallsyms(path))
+	if (read_kallsyms(path))
 		printf("(no symbols: %s has none; addresses in hex)\n", path);
 	for (i = 0; i < FN_BUCKETS; i++)
 		for (e = fns[i]; e; e = e->next)
