@@ -18,7 +18,7 @@
  *
  *   writer                           start / stop (registry mutex)
  *   ------                           ------------
- *   l = READ_ONCE(fn->fn)            start: publish the link (release),
+ *   l = smp_load_acquire(&fn->fn)    start: publish the link (release),
  *   write l's record                        then register the ops
  *                                    stop:  unregister the ops, which
  *                                           waits for its callbacks,
