@@ -4,13 +4,16 @@ run of guest/lttng-init.sh (RUN-DIR/lttng, RUN-DIR/lrb), read with
 babeltrace2's Python bindings: events per type, events the tracers say they
 discarded, bytes per event (stream files, and the packets' contents), and
 the exec events of the workload, which both must have seen alike (LTTng
-also saw lrb-record start and lttng stop: those are left out).
+also saw lrb-record start and lttng stop: those are left out); and, per
+event type, where LRB's bytes go (payload, record header, padding), from
+a walk of its records that must add up to the packets' content.
 
 Prints a table, then result lines (harness/result.sh).  With --lossless,
 neither trace may have discarded an event.
 """
 import collections
 import os
+import re
 import struct
 import sys
 
@@ -35,6 +38,7 @@ TRACERS = {'lrb-record', 'lttng'}
 # in struct lrb_packet_header (include/uapi/linux/lrb.h).
 SIZES_AT = {'lttng': 48, 'lrb': 32}
 CTF_MAGIC = 0xC1FC1FC1
+LRB_PACKET_HEADER = 72		# sizeof(struct lrb_packet_header)
 
 # What lttngcmp.py takes from one trace.
 Trace = collections.namedtuple('Trace', 'counts discarded execs file content metadata')
@@ -88,6 +92,45 @@ def read(path, name_of):
         elif type(msg) is bt2._DiscardedEventsMessageConst:
             discarded += msg.count or 0
     return counts, discarded, execs
+
+
+def lrb_record_bytes(path):
+    """Where LRB's packet bytes go, walking the records of every packet
+    with the record headers of include/uapi/linux/lrb.h (8-byte compact,
+    16-byte extended, records 8-byte aligned, the last one ending at
+    content_size): ({name: [records, payload, header, padding]}, packet
+    header bytes), or None if a packet's records do not end exactly at its
+    content_size."""
+    text = open(os.path.join(path, 'metadata')).read()
+    names = {int(i): n for n, i in re.findall(r'name = "([^"]+)";\s*id = (\d+);', text)}
+    per = collections.defaultdict(lambda: [0, 0, 0, 0])
+    headers = 0
+    for f in stream_files(path):
+        data = open(f, 'rb').read()
+        pos = 0
+        while pos < len(data):
+            content, packet = struct.unpack_from('<QQ', data, pos + SIZES_AT['lrb'])
+            end, off = pos + content // 8, pos + LRB_PACKET_HEADER
+            headers += LRB_PACKET_HEADER
+            while off < end:
+                rid, length = struct.unpack_from('<HH', data, off)
+                hlen = 8
+                if rid == 0xffff:
+                    rid, = struct.unpack_from('<I', data, off + 4)
+                    hlen = 16
+                nxt = off + hlen + length
+                if nxt < end:
+                    nxt = (nxt + 7) & ~7
+                if nxt > end:
+                    return None
+                rec = per[names.get(rid, str(rid))]
+                rec[0] += 1
+                rec[1] += length
+                rec[2] += hlen
+                rec[3] += nxt - off - hlen - length
+                off = nxt
+            pos += packet // 8
+    return per, headers
 
 
 def lrb_stats(path):
@@ -153,6 +196,24 @@ def main():
             res.append(('ok' if lt.discarded > 0 and lr.discarded > 0 else 'FAIL',
                         f'{name}: both tracers report the events they lost'))
     if 'lrb' in traces:
+        walk = lrb_record_bytes(os.path.join(run, 'lrb'))
+        if walk is None:
+            res.append(('FAIL', f'{name}: LRB records do not end at their packets\' content_size'))
+        else:
+            per, pheaders = walk
+            n = sum(v[0] for v in per.values())
+            tot = [sum(v[i] for v in per.values()) for i in (1, 2, 3)]
+            print(f'{name}: LRB bytes per record, by event type: payload + record header '
+                  '+ padding to the next record')
+            for ev, v in sorted(per.items(), key=lambda kv: -kv[1][0]):
+                print(f'  {ev:32} {v[0]:7} records {v[1] / v[0]:6.1f} + {v[2] / v[0]:4.1f} '
+                      f'+ {v[3] / v[0]:3.1f} = {sum(v[1:]) / v[0]:5.1f}')
+            print(f'  {"all":32} {n:7} records {tot[0] / max(n, 1):6.1f} + '
+                  f'{tot[1] / max(n, 1):4.1f} + {tot[2] / max(n, 1):3.1f} = '
+                  f'{sum(tot) / max(n, 1):5.1f}; packet headers {pheaders / max(n, 1):.1f}')
+            res.append(('ok' if sum(tot) + pheaders == traces['lrb'].content else 'FAIL',
+                        f'{name}: LRB records and packet headers add up to the packets\' '
+                        f'content ({sum(tot) + pheaders} bytes)'))
         st = lrb_stats(os.path.join(run, 'lrb'))
         lost = sum(v for k, v in st.items() if k.startswith('lost_'))
         ev, disc = sum(traces['lrb'].counts.values()), traces['lrb'].discarded

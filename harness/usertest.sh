@@ -163,8 +163,8 @@ for ev in sched:sched_switch sched:sched_wakeup sched:sched_process_fork sched:s
 	irq:softirq_exit lrb_sample:lrb_sample_step; do
 	expect "trace probes has $ev events" "has $ev ."
 done
-expect "sched_switch fields: common fields, prev/next comm, pid, prio, state" \
-	"has sched:sched_switch 'common_pid = [0-9]+, prev_comm = \"[^\"]+\", prev_pid = [0-9]+, prev_prio = [0-9]+, prev_state = [0-9]+, next_comm = \"[^\"]+\", next_pid = [0-9]+, next_prio = [0-9]+ }'"
+expect "sched_switch fields: prev/next comm, pid, prio, state, and no common fields (not asked for)" \
+	"has sched:sched_switch '\\{ prev_comm = \"[^\"]+\", prev_pid = [0-9]+, prev_prio = [0-9]+, prev_state = [0-9]+, next_comm = \"[^\"]+\", next_pid = [0-9]+, next_prio = [0-9]+ }'"
 expect "sched_process_exec of the command (sh): pid, old_pid, filename" \
 	"has sched:sched_process_exec 'pid = [1-9][0-9]*, old_pid = [1-9][0-9]*, filename = \"/bin/sh\"'"
 expect "raw_syscalls:sys_enter fields: id and 6 args" "has raw_syscalls:sys_enter 'id = [0-9]+, args = \[ \[0\] = '"
@@ -317,7 +317,7 @@ expect "dump on oops: the last annotations in the order written, oops 99 last" "
 sed -nE 's/^lrb oops: \[ *([0-9]+\.[0-9]+)\] cpu.*/\1/p' "$d" >"$d.times"
 expect "dump on oops: records of both CPUs, in time order" \
 	"grep -q '\] cpu0 ' '$d' && grep -q '\] cpu1 ' '$d' && [ -s '$d.times' ] && sort -c -n '$d.times'"
-expect "dump on oops: trace event fields decoded (sched_switch name=value)" \
+expect "dump on oops: trace event fields decoded (sched_switch name=value, after the pid of its common fields)" \
 	"grep -qE 'cpu[0-9] sched:sched_switch: pid=[0-9]+ prev_comm=\"[^\"]*\" prev_pid=[0-9]+ prev_prio=[0-9]+ prev_state=[0-9]+ next_comm=\"[^\"]*\" next_pid=[0-9]+ next_prio=[0-9]+' '$d'"
 
 # Dump on a non-fatal oops (LKDTM's BUG): channel "bug" dumped, its
@@ -329,8 +329,8 @@ echo "    dump on a non-fatal oops: $(grep -c '\] cpu[0-9]' "$b") records printe
 expect "dump on a non-fatal oops: the armed channel dumped, no other" \
 	"grep -q 'lrb bug: the last 64 records of each CPU, oldest first' '$b' && grep -q 'lrb bug: end of the dump' '$b' && ! grep -q '^lrb oops:' '$b'"
 h='(0{8}[0-9a-f]{8}|\(____ptrval____\))'
-expect "dump on a non-fatal oops: kmem:kmalloc's ptr and call_site hashed as %p hashes them, none raw" \
-	"grep -qE \"kmem:kmalloc: pid=[0-9]+ call_site=\$h ptr=\$h \" '$b' &&
+expect "dump on a non-fatal oops: kmem:kmalloc's ptr and call_site hashed as %p hashes them, none raw; no pid (no common fields)" \
+	"grep -qE \"kmem:kmalloc: call_site=\$h ptr=\$h \" '$b' &&
 	 ! grep -E 'kmem:kmalloc:' '$b' | grep -vE \"call_site=\$h ptr=\$h \" >/dev/null"
 expect "dump on a non-fatal oops: the channel disarmed (reads 0), armed again by a write of 1" \
 	"grep -q 'LRB-USER: bug disarmed 0' '$log.txt' && grep -q 'LRB-USER: bug armed again 1' '$log.txt'"

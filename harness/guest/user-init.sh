@@ -188,7 +188,7 @@ mkdir -p /tmp/oracle
 lrb-record -q --layout lttng -o /tmp/oracle/lttng -B oracle_lttng --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e syscalls -e kmem:mm_page_alloc -e kmem:mm_page_free \
 	-e block -e 'lttng_statedump_*' -e irq_vectors:local_timer_entry -- \
-lrb-record -q -o /tmp/trace-oracle -B oracle --subbuf-size 1M --num-subbufs 16 \
+lrb-record -q -o /tmp/trace-oracle -B oracle --common-fields --subbuf-size 1M --num-subbufs 16 \
 	-e sched -e irq -e timer -e signal -e syscalls -e raw_syscalls \
 	-e kmem:mm_page_alloc -e kmem:mm_page_free -e block \
 	-- /tmp/settle /tmp/oracle-workload.sh
@@ -255,7 +255,7 @@ dd if=/dev/zero of=/tmp/ofilter-file bs=4k count=4 2>/dev/null
 rm -f /tmp/ofilter-file
 W
 chmod +x /tmp/filter-workload.sh
-lrb-record -q -o $D/lrb -B ofilter -e sched:sched_process_fork "$@" -- /tmp/settle /tmp/filter-workload.sh
+lrb-record -q -o $D/lrb -B ofilter --common-fields -e sched:sched_process_fork "$@" -- /tmp/settle /tmp/filter-workload.sh
 echo "LRB-USER: record filter exit $?"
 echo 0 > $F/tracing_on
 echo 0 > $A/tracing_on
@@ -300,7 +300,7 @@ W
 chmod +x /tmp/target-workload.sh
 sh -c 'while [ ! -e /tmp/otarget-stop ]; do cat /proc/self/stat > /dev/null; done' &
 echo $! > $D/bg_pid
-sh -c "echo \$\$ >> $P/set_event_pid; exec lrb-record -q -o $D/lrb -B otarget --follow \
+sh -c "echo \$\$ >> $P/set_event_pid; exec lrb-record -q -o $D/lrb -B otarget --common-fields --follow \
 	-e sched:sched_process_fork -e sched:sched_process_exec -e sched:sched_process_exit \
 	-e raw_syscalls -e signal -- /tmp/target-workload.sh"
 echo "LRB-USER: record target exit $?"
@@ -335,7 +335,7 @@ for i in 1 2 3 4 5 6; do
 done
 W
 chmod +x /tmp/stack-workload.sh
-lrb-record -q -o $D/lrb -B ostack -e sched:sched_process_fork -e kmem:kmalloc --stack=16 \
+lrb-record -q -o $D/lrb -B ostack --common-fields -e sched:sched_process_fork -e kmem:kmalloc --stack=16 \
 	-- /tmp/settle /tmp/stack-workload.sh
 echo "LRB-USER: record stack exit $?"
 echo 0 > $K/tracing_on
@@ -396,7 +396,7 @@ for i in 1 2 3 4 5 6 7 8; do
 done
 W
 chmod +x /tmp/dyn-workload.sh
-lrb-record -q -o $D/lrb -B odyn -e sched:sched_process_fork -e kprobes -e uprobes \
+lrb-record -q -o $D/lrb -B odyn --common-fields -e sched:sched_process_fork -e kprobes -e uprobes \
 	-e fprobes -e eprobes -e synthetic -- /tmp/settle /tmp/dyn-workload.sh
 echo "LRB-USER: record dynamic exit $?"
 echo 0 > $Y/tracing_on
@@ -502,8 +502,8 @@ done
 rm -f /tmp/fn-file
 W
 chmod +x /tmp/fn-workload.sh
-lrb-record -q -o /tmp/ofn/lrb -B ofn -b 8M -e sched:sched_process_fork -l 'vfs_*' -- \
-	lrb-record -q -o /tmp/ofg/lrb -B ofg -b 8M -e sched:sched_process_fork --graph -l 'vfs_*' -- \
+lrb-record -q -o /tmp/ofn/lrb -B ofn --common-fields -b 8M -e sched:sched_process_fork -l 'vfs_*' -- \
+	lrb-record -q -o /tmp/ofg/lrb -B ofg --common-fields -b 8M -e sched:sched_process_fork --graph -l 'vfs_*' -- \
 	/tmp/settle /tmp/fn-workload.sh
 echo "LRB-USER: record function exit $?"
 # Both off before either is dumped: the dump's own processes call vfs_*.
@@ -724,12 +724,14 @@ if [ -w /sys/kernel/debug/provoke-crash/DIRECT ] &&
 fi
 
 # Dump on oops: a channel with dump_on_oops set, annotations "oops N"
-# written in turn on each CPU and scheduler events, then a panic (sysrq
+# written in turn on each CPU and scheduler events with ftrace's common
+# fields (the "bug" channel above has none), then a panic (sysrq
 # c). The console shows the channel's last records; panic=-1 reboots and
 # QEMU (-no-reboot) exits.
 C=/sys/kernel/tracing/lrb/oops
 if [ -w /proc/sysrq-trigger ] && echo "create oops" > /sys/kernel/tracing/lrb/control; then
 	echo 1 > $C/dump_on_oops
+	echo 1 > $C/common_fields
 	echo "enable sched:sched_switch" > $C/events
 	echo 1 > $C/enable
 	i=0

@@ -104,6 +104,9 @@ enum lrb_layout {
  * @print: write the payload's fields as " name=value" for a crash dump
  *	(lrb_events_print()), reading nothing beyond @len bytes and taking
  *	no lock; NULL for a marker, which is printed from @fields.
+ * @common: a trace event: in a channel that records ftrace's common
+ *	fields, its records begin with them, which lrb_events_print()
+ *	prints before @print prints the rest.
  * @filter_new: compile @expr, a filter of ftrace's language, into a filter
  *	of the event's records in a channel of layout @layout that counts
  *	the records it refuses in @filtered; an ERR_PTR() if it cannot,
@@ -125,6 +128,7 @@ struct lrb_event {
 	int (*describe_lttng)(struct lrb_event *ev, struct seq_buf *s);
 	void (*print)(struct lrb_event *ev, struct seq_buf *s,
 		      const void *data, size_t len);
+	bool common;
 	void *(*filter_new)(struct lrb_event *ev, char *expr,
 			    enum lrb_layout layout,
 			    struct lrb_counter __percpu *filtered, char **err);

@@ -646,8 +646,8 @@ static u64 time_trace_event(void)
 
 /*
  * The same record written by a direct lrb_reserve() + lrb_commit(): what
- * the probe costs beyond the buffer (the tracepoint, the size, the
- * common fields and TP_fast_assign()).
+ * the probe costs beyond the buffer (the tracepoint, the size and
+ * TP_fast_assign()).
  */
 static u64 time_direct(struct lrb_channel *chan, size_t len)
 {
@@ -685,8 +685,12 @@ static void bench_trace_event(void)
 	};
 	static u64 vn[MAX_REPS], vl[MAX_REPS], vf[MAX_REPS], vd[MAX_REPS];
 	static u64 rr[MAX_REPS];
-	/* The entry of the bench event: 8 + 5 * 4 + 4 bytes, "lrb_bench". */
-	size_t len = 32 + sizeof("lrb_bench");
+	/*
+	 * The record of the bench event: 5 * 4 + 4 bytes, "lrb_bench"; its
+	 * entry less the 8 bytes of common fields, which ftrace's has and
+	 * the channel does not record.
+	 */
+	size_t len = 24 + sizeof("lrb_bench");
 	struct lrb_events_owner owner;
 	struct lrb_channel *chan;
 	struct trace_array *tr;

@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/string_choices.h>
+#include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include <linux/unaligned.h>
 #include <linux/xarray.h>
@@ -275,6 +276,7 @@ static int lrb_link_start(struct lrb_event_link *l, struct lrb_channel *chan)
 	int ret;
 
 	l->chan = chan;
+	l->common = lrb_events_common(l->owner);
 	/*
 	 * Attach first, publish after: a link that failed to start was never
 	 * seen by a writer, and its caller may free it at once.
@@ -1445,10 +1447,12 @@ void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o)
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
 		if (xa_load(&o->described, ev->id))
-			lrb_tsdl_event(m, ev->name, ev->id, ev->tsdl);
+			lrb_tsdl_event(m, ev->name, ev->id,
+				       lrb_tsdl_fields(o, ev->tsdl));
 	list_for_each_entry(r, &lrb_events_retired, list)
 		if (xa_load(&o->described, r->id))
-			lrb_tsdl_event(m, r->name, r->id, r->tsdl);
+			lrb_tsdl_event(m, r->name, r->id,
+				       lrb_tsdl_fields(o, r->tsdl));
 	mutex_unlock(&lrb_events_mutex);
 }
 
@@ -1574,11 +1578,13 @@ static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
 /**
  * lrb_events_print() - print an event's name and fields, for a crash dump
  * @s: where to print.
+ * @o: the owner of the record's channel.
  * @id: the record's event id.
  * @data: the record's payload.
  * @len: its length.
  *
- * Prints "NAME:" and " field=value" for each field. Takes no lock but
+ * Prints "NAME:" and " field=value" for each field, after " pid=PID" if
+ * the record begins with ftrace's common fields. Takes no lock but
  * RCU's, as an oops may come while the registry is being changed: both
  * lists change with the _rcu calls, an event's memory and what its
  * printer reads go only after a grace period (for trace events of a
@@ -1586,8 +1592,8 @@ static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
  * lists), and an id names one event for good. It never reads outside
  * @data.
  */
-void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
-		      size_t len)
+void lrb_events_print(struct seq_buf *s, const struct lrb_events_owner *o,
+		      unsigned int id, const void *data, size_t len)
 {
 	struct lrb_events_retired *r;
 	struct lrb_event *ev;
@@ -1597,6 +1603,15 @@ void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
 		if (ev->id != id)
 			continue;
 		seq_buf_printf(s, "%s:", ev->name);
+		if (ev->common && lrb_events_common(o)) {
+			const struct trace_entry *ent = data;
+
+			if (len < sizeof(*ent))
+				goto out;
+			seq_buf_printf(s, " pid=%d", get_unaligned(&ent->pid));
+			data += sizeof(*ent);
+			len -= sizeof(*ent);
+		}
 		if (ev->print)
 			ev->print(ev, s, data, len);
 		else

@@ -41,6 +41,9 @@ struct seq_file;
  * @described: the ids of the events it ever selected, which its metadata
  *	describes; a value entry each.
  * @fn: its function tracer (lrb_function.c), once it has needed one.
+ * @common: its records of trace events begin with ftrace's common fields
+ *	(the channel's common_fields file); changed only while it has no
+ *	running link, as lrb_link_start() copies it.
  */
 struct lrb_events_owner {
 	struct list_head list;
@@ -56,6 +59,7 @@ struct lrb_events_owner {
 	struct list_head stacks;
 	struct xarray described;
 	struct lrb_fn *fn;
+	bool common;
 };
 
 /**
@@ -78,6 +82,8 @@ struct lrb_events_owner {
  * @ignore: the owner's @ignore: a writer checks it before it reserves.
  * @stack: the most kernel stack addresses to record after each record,
  *	0 for none: set with a release (lrb_stack.c).
+ * @common: the records of a trace event begin with ftrace's common fields
+ *	(lrb_events_common()), while the link runs.
  */
 struct lrb_event_link {
 	struct lrb_event *ev;
@@ -92,7 +98,24 @@ struct lrb_event_link {
 	void __rcu *filter;
 	bool __percpu *ignore;
 	unsigned int stack;
+	bool common;
 };
+
+/*
+ * Whether @o's records of trace events begin with ftrace's common fields
+ * (struct trace_entry: type, flags, preempt count, pid). They do not by
+ * default: the record's id already names the event, and a channel that
+ * wants the rest asks for it, as an LTTng session adds a context.
+ */
+static inline bool lrb_events_common(const struct lrb_events_owner *o)
+{
+	/* lttng-modules' block events have the tid that is common_pid. */
+	if (o->layout == LRB_LAYOUT_LTTNG)
+		return true;
+	if (o->common)
+		return true;
+	return false;
+}
 
 /*
  * Whether the channel of @l ignores this CPU's task, or this CPU: a
@@ -201,6 +224,15 @@ struct lrb_lttng_record {
 
 const struct lrb_lttng_record *lrb_lttng_record(const char *event);
 void lrb_lttng_describe_common(struct seq_buf *s);
+
+const char *lrb_tsdl_fields(const struct lrb_events_owner *o,
+			    const char *tsdl);
+#else
+static inline const char *lrb_tsdl_fields(const struct lrb_events_owner *o,
+					  const char *tsdl)
+{
+	return tsdl;
+}
 #endif
 
 #ifdef CONFIG_LRB_MARKERS
@@ -229,8 +261,8 @@ void lrb_events_set_ignore(struct lrb_events_owner *o, bool __percpu *ignore);
 void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o);
 void lrb_events_metadata_lttng(struct seq_file *m,
 			       struct lrb_events_owner *o);
-void lrb_events_print(struct seq_buf *s, unsigned int id, const void *data,
-		      size_t len);
+void lrb_events_print(struct seq_buf *s, const struct lrb_events_owner *o,
+		      unsigned int id, const void *data, size_t len);
 void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
 		   bool sign);
 #else
@@ -273,8 +305,10 @@ static inline void lrb_events_metadata(struct seq_file *m,
 				       struct lrb_events_owner *o) { }
 static inline void lrb_events_metadata_lttng(struct seq_file *m,
 					     struct lrb_events_owner *o) { }
-static inline void lrb_events_print(struct seq_buf *s, unsigned int id,
-				    const void *data, size_t len)
+static inline void lrb_events_print(struct seq_buf *s,
+				    const struct lrb_events_owner *o,
+				    unsigned int id, const void *data,
+				    size_t len)
 {
 	seq_buf_printf(s, "event %u:", id);
 }

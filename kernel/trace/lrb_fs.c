@@ -10,6 +10,9 @@
  *   NAME/layout            how the metadata names the events and their
  *                            fields: "ftrace", or "lttng" as lttng-modules
  *                            does, for the tools that read LTTng traces
+ *   NAME/common_fields     1: records of trace events begin with ftrace's
+ *                            common fields (type, flags, preempt count,
+ *                            pid); 0, the default: they do not
  *   NAME/enable          0 or 1; disabling flushes every CPU
  *   NAME/statedump       a write of 1 records the statedump again into the
  *                        enabled channel
@@ -736,6 +739,47 @@ static const struct file_operations lrb_fs_enable_fops = {
 };
 
 /*
+ * common_fields: a setting of the records, like those of the buffers: a
+ * write reallocates them, so that no record is read in a form other than
+ * the one it was written in.
+ */
+static ssize_t lrb_fs_common_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+
+	return lrb_fs_bool_read(ubuf, count, ppos, READ_ONCE(fc->events.common));
+}
+
+static ssize_t lrb_fs_common_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct lrb_fs_chan *fc = file->private_data;
+	bool on;
+	int ret;
+
+	ret = lrb_fs_get_bool(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&lrb_fs_mutex);
+	ret = -EBUSY;
+	if (!fc->enabled && !fc->readers)
+		ret = lrb_fs_realloc(fc, &fc->config, fc->clock);
+	if (!ret)
+		WRITE_ONCE(fc->events.common, on);
+	mutex_unlock(&lrb_fs_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lrb_fs_common_fops = {
+	.open = lrb_fs_open,
+	.read = lrb_fs_common_read,
+	.write = lrb_fs_common_write,
+	.release = lrb_fs_release,
+	.llseek = default_llseek,
+};
+
+/*
  * statedump: the registry's mutex, which lrb_events_statedump() takes,
  * orders it with enable and disable.
  */
@@ -860,7 +904,8 @@ static void lrb_fs_dump_record(struct lrb_fs_chan *fc, int cpu,
 			       (int)strnlen(rec->data, rec->len),
 			       (const char *)rec->data);
 	else
-		lrb_events_print(&s, rec->id, rec->data, rec->len);
+		lrb_events_print(&s, &fc->events, rec->id, rec->data,
+				 rec->len);
 	/* Truncated if too long. */
 	pr_emerg("lrb %s: [%5llu.%06u] cpu%d %s\n", fc->name, sec,
 		 (unsigned int)(ns / NSEC_PER_USEC), cpu, seq_buf_str(&s));
@@ -2079,6 +2124,10 @@ static int lrb_fs_create_files(struct lrb_fs_chan *fc)
 			return -ENOMEM;
 	if (!tracefs_create_file("layout", LRB_FS_MODE_WRITE, fc->dir, fc,
 				 &lrb_fs_layout_fops))
+		return -ENOMEM;
+	if (IS_ENABLED(CONFIG_LRB_TRACE_EVENTS) &&
+	    !tracefs_create_file("common_fields", LRB_FS_MODE_WRITE, fc->dir,
+				 fc, &lrb_fs_common_fops))
 		return -ENOMEM;
 	if (IS_ENABLED(CONFIG_LRB_MARKERS) &&
 	    !tracefs_create_file("statedump", LRB_FS_MODE_ROOT_ONLY, fc->dir,

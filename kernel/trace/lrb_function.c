@@ -29,13 +29,14 @@
  * it: they run with preemption disabled, but maybe where RCU is not
  * watching, which the registry's own wait does not cover.
  *
- * Records are ftrace's entries byte for byte, their common fields taken
- * as ftrace's function and function_graph tracers take them (preemption
- * count included), and the channel's targets apply, as they do to the
- * probes of trace events. The events take no filter and no kernel
- * stack: set_ftrace_filter is their filter, and a filter is freed once
- * no RCU reader can see it, which a callback where RCU is not watching
- * would not be.
+ * Records are ftrace's entries byte for byte, as trace events' are (from
+ * their first field on unless the channel records the common fields),
+ * their common fields taken as ftrace's function and function_graph
+ * tracers take them (preemption count included), and the channel's
+ * targets apply, as they do to the probes of trace events. The events
+ * take no filter and no kernel stack: set_ftrace_filter is their filter,
+ * and a filter is freed once no RCU reader can see it, which a callback
+ * where RCU is not watching would not be.
  *
  * Recursion: a callback holds ftrace's recursion lock of its context
  * (ftrace_test_recursion_trylock(); the graph's entry callback is called
@@ -80,19 +81,25 @@ struct lrb_fn {
 static DEFINE_MUTEX(lrb_fn_mutex);
 
 /*
- * Reserve @l's record of @len bytes, with the common fields of ftrace's
- * entry of @type from @ctx; NULL if the channel does not target the task
- * or lost the record. The context is taken as ftrace's tracer of the
- * event takes it, by the caller: a function's, or a return's before the
- * callback's own recursion lock.
+ * Reserve @l's record of ftrace's entry of @type, @len bytes, and return
+ * the entry: with its common fields from @ctx if the channel records
+ * them, else from its first field on, the entry beginning before the
+ * slot (as lrb_trace_event_reserve()'s); NULL if the channel does not
+ * target the task or lost the record. The context is taken as ftrace's
+ * tracer of the event takes it, by the caller: a function's, or a
+ * return's before the callback's own recursion lock.
  */
 static void *lrb_fn_reserve(struct lrb_event_link *l, struct lrb_slot *slot,
 			    size_t len, unsigned short type, unsigned int ctx)
 {
-	if (lrb_link_ignores(l) || lrb_reserve(l->chan, slot, l->ev->id, len))
+	size_t skip = l->common ? 0 : sizeof(struct trace_entry);
+
+	if (lrb_link_ignores(l) ||
+	    lrb_reserve(l->chan, slot, l->ev->id, len - skip))
 		return NULL;
-	tracing_generic_entry_update(slot->data, type, ctx);
-	return slot->data;
+	if (!skip)
+		tracing_generic_entry_update(slot->data, type, ctx);
+	return slot->data - skip;
 }
 
 /* ftrace:function: the function and its caller. */

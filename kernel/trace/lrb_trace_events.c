@@ -15,10 +15,15 @@
  * channel (lrb_trace_event_put()); they join the registry when they are
  * created and leave it when they are removed.
  *
- * A record is the ftrace entry of the event byte for byte: the common
- * fields, the event's fields, then its dynamic data. Its CTF description
- * is generated from the same field list that ftrace's format file prints
- * (trace_get_fields()), so no layout is written down twice.
+ * A record is the ftrace entry of the event byte for byte, from its first
+ * field on: the event's fields, then its dynamic data. ftrace's common
+ * fields (struct trace_entry: type, flags, preempt count, pid) come first
+ * only in a channel that asks for them (lrb_events_common()): the type
+ * repeats the record's id, and the rest is a context most traces do not
+ * need in every record. Either way the fields keep ftrace's offsets, so
+ * the probes assign them where ftrace's do, and the CTF description is
+ * generated from the same field list that ftrace's format file prints
+ * (trace_get_fields()): no layout is written down twice.
  */
 
 #include <kunit/visibility.h>
@@ -203,24 +208,29 @@ static void *lrb_te_scratch_get(struct lrb_event_link *l,
 }
 
 /*
- * Reserve the record in @entry, which @f took, and copy it in; its common
- * fields set now if @f did not read them, from the event's context still.
- * Return: the copy, or NULL if the channel lost it.
+ * Reserve the record in @entry, which @f took, and copy it in: from its
+ * first field on if the channel does not record the common fields, else
+ * whole, its common fields set now if @f did not read them, from the
+ * event's context still. Return: the copy as an entry (it may begin
+ * before the slot, as lrb_trace_event_reserve()'s), or NULL if the
+ * channel lost it.
  */
 static void *lrb_te_scratch_copy(struct lrb_event_link *l,
 				 struct lrb_te_filter *f, void *entry,
 				 size_t len, struct lrb_slot *slot)
 {
-	unsigned int ctx = f->common ? 0 : tracing_gen_ctx_dec();
+	size_t skip = l->common ? 0 : sizeof(struct trace_entry);
+	bool set = l->common && !f->common;
+	unsigned int ctx = set ? tracing_gen_ctx_dec() : 0;
 
-	if (lrb_reserve(l->chan, slot, l->ev->id, len))
+	if (lrb_reserve(l->chan, slot, l->ev->id, len - skip))
 		return NULL;
-	memcpy(slot->data, entry, len);
-	if (!f->common)
+	memcpy(slot->data, entry + skip, len - skip);
+	if (set)
 		tracing_generic_entry_update(slot->data,
 					     to_te(l->ev)->call->event.type,
 					     ctx);
-	return slot->data;
+	return slot->data - skip;
 }
 
 /*
@@ -256,7 +266,10 @@ static void *lrb_te_scratch_put(struct lrb_event_link *l, void *entry,
  * context of the tracepoint.
  *
  * Return: the entry, its common fields set, for TP_fast_assign() to fill;
- * NULL when the record is lost (the channel counts it).
+ * NULL when the record is lost (the channel counts it). If the channel
+ * does not record the common fields, the slot holds the entry from its
+ * first field on, and the entry returned begins before the slot: its
+ * common fields are neither written nor read.
  * While the link has a filter, the entry is a scratch one (no slot->data
  * yet), whose common fields are set if the filter reads them.
  */
@@ -272,6 +285,12 @@ void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
 	f = rcu_dereference_sched(l->filter);
 	if (unlikely(f))
 		return lrb_te_scratch_get(l, f, slot, len);
+	if (!l->common) {
+		if (lrb_reserve(l->chan, slot, l->ev->id,
+				len - sizeof(struct trace_entry)))
+			return NULL;
+		return slot->data - sizeof(struct trace_entry);
+	}
 	/*
 	 * The interrupt state and preempt count of the event, as ftrace
 	 * takes them: before lrb_reserve(), which may disable interrupts
@@ -327,6 +346,45 @@ EXPORT_SYMBOL_GPL(lrb_trace_event_commit);
 /* CTF description */
 
 #define LRB_TE_FIELDS_MAX	64
+
+/*
+ * The declarations of the common fields, which begin the description of
+ * every trace event: made once, before the first event is described.
+ */
+static char lrb_te_common_tsdl[512];
+static size_t lrb_te_common_len;
+
+static void __init lrb_te_common_init(void)
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, lrb_te_common_tsdl, sizeof(lrb_te_common_tsdl));
+	lrb_tsdl_integer(&s, "common_type", 16, 16, 0, "");
+	lrb_tsdl_integer(&s, "common_flags", 8, 8, 0, "");
+	lrb_tsdl_integer(&s, "common_preempt_count", 8, 8, 0, "");
+	lrb_tsdl_integer(&s, "common_pid", 32, 32, LRB_TSDL_SIGNED, "");
+	if (WARN_ON(seq_buf_has_overflowed(&s)))
+		return;
+	lrb_te_common_len = seq_buf_used(&s);
+	lrb_te_common_tsdl[lrb_te_common_len] = '\0';
+}
+
+/**
+ * lrb_tsdl_fields() - the fields of an event as a channel records them
+ * @o: the channel's owner.
+ * @tsdl: the event's description.
+ *
+ * Return: @tsdl, less the common fields it begins with (a trace event's)
+ * if @o does not record them.
+ */
+const char *lrb_tsdl_fields(const struct lrb_events_owner *o,
+			    const char *tsdl)
+{
+	if (!lrb_events_common(o) && lrb_te_common_len &&
+	    !strncmp(tsdl, lrb_te_common_tsdl, lrb_te_common_len))
+		return tsdl + lrb_te_common_len;
+	return tsdl;
+}
 
 static int lrb_te_field_cmp(const void *a, const void *b)
 {
@@ -613,10 +671,7 @@ static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
 		fields[n++] = f;
 	}
 	sort(fields, n, sizeof(fields[0]), lrb_te_field_cmp, NULL);
-	lrb_tsdl_integer(s, "common_type", 16, 16, 0, "");
-	lrb_tsdl_integer(s, "common_flags", 8, 8, 0, "");
-	lrb_tsdl_integer(s, "common_preempt_count", 8, 8, 0, "");
-	lrb_tsdl_integer(s, "common_pid", 32, 32, LRB_TSDL_SIGNED, "");
+	seq_buf_puts(s, lrb_te_common_tsdl);
 	for (i = 0; i < n; i++) {
 		f = fields[i];
 		if (f->offset < cur)
@@ -648,7 +703,11 @@ static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
 
 /* Trace events: the stage's probe, once per link */
 
-/* One field of an ftrace entry as name=value, for a crash dump. */
+/*
+ * One field of an ftrace entry as name=value, for a crash dump: @data is
+ * where the entry begins and @len where it ends, and only the bytes after
+ * its common fields are read (they may not be in the record).
+ */
 static void lrb_te_print_field(struct seq_buf *s,
 			       const struct ftrace_event_field *f,
 			       const void *data, size_t len)
@@ -665,7 +724,7 @@ static void lrb_te_print_field(struct seq_buf *s,
 		if (!strncmp(f->type, "__rel_loc ", 10))
 			off += f->offset + f->size;
 		n = loc >> 16;
-		if (off + n > len)
+		if (off < sizeof(struct trace_entry) || off + n > len)
 			seq_buf_puts(s, "?");
 		else if (lrb_te_is_text(strchr(f->type, ' ') + 1))
 			seq_buf_printf(s, "\"%.*s\"", (int)strnlen(data + off, n),
@@ -697,22 +756,26 @@ static void lrb_te_print_field(struct seq_buf *s,
 	lrb_print_int(s, p, f->size, f->is_signed);
 }
 
-/* The pid and the fields of an ftrace entry, in the order of the format. */
+/*
+ * The fields of an ftrace entry, in the order of the format, from the
+ * record @data of @len bytes that holds the entry from its first field on
+ * (lrb_events_print() printed the common fields, if it had them).
+ */
 static void lrb_te_print(struct lrb_event *ev, struct seq_buf *s,
 			 const void *data, size_t len)
 {
 	struct list_head *head = trace_get_fields(to_te(ev)->call);
-	const struct trace_entry *ent = data;
+	/* Where the entry would begin: ftrace's offsets count from there. */
+	const void *entry = data - sizeof(struct trace_entry);
+	size_t end = len + sizeof(struct trace_entry);
 	struct ftrace_event_field *f;
 
-	if (len < sizeof(*ent))
-		return;
-	seq_buf_printf(s, " pid=%d", ent->pid);
 	list_for_each_entry_reverse(f, head, link) {
-		if (f->offset < sizeof(*ent) || f->offset + f->size > len)
+		if (f->offset < sizeof(struct trace_entry) ||
+		    f->offset + f->size > end)
 			continue;
 		seq_buf_printf(s, " %s=", f->name);
-		lrb_te_print_field(s, f, data, len);
+		lrb_te_print_field(s, f, entry, end);
 	}
 }
 
@@ -971,11 +1034,15 @@ void *lrb_trace_event_get(struct trace_event_call *call, size_t len)
 }
 EXPORT_SYMBOL_GPL(lrb_trace_event_get);
 
-/* Write @entry, @len bytes, into @l's channel if it takes it. */
+/*
+ * Write @entry, @len bytes, into @l's channel if it takes it: from its
+ * first field on if the channel does not record the common fields.
+ */
 static void lrb_te_dyn_write(struct lrb_event_link *l, void *entry,
 			     size_t len)
 {
 	struct lrb_slot slot __uninitialized;	/* lrb_reserve() fills it */
+	size_t skip = l->common ? 0 : sizeof(struct trace_entry);
 	struct lrb_te_filter *f;
 
 	if (lrb_link_ignores(l))
@@ -985,9 +1052,9 @@ static void lrb_te_dyn_write(struct lrb_event_link *l, void *entry,
 		lrb_counter_add(this_cpu_ptr(f->filtered), 1);
 		return;
 	}
-	if (lrb_reserve(l->chan, &slot, l->ev->id, len))
+	if (lrb_reserve(l->chan, &slot, l->ev->id, len - skip))
 		return;
-	memcpy(slot.data, entry, len);
+	memcpy(slot.data, entry + skip, len - skip);
 	lrb_commit(&slot);
 	/* After the record it belongs to, which the channel took. */
 	if (unlikely(READ_ONCE(l->stack)))
@@ -1347,6 +1414,7 @@ static void lrb_te_add(struct trace_event_call *call)
 		te->ev.lttng_name = te->lttng_name;
 		te->ev.describe_lttng = lrb_lttng_describe;
 	}
+	te->ev.common = true;
 	ret = lrb_te_dyn_init(te);
 	if (ret < 0) {
 		kfree(te);
@@ -1516,6 +1584,7 @@ static __init int lrb_trace_events_init(void)
 {
 	struct trace_event_call **call;
 
+	lrb_te_common_init();
 	/* Taken before the registry's locks, as a provider's add takes it. */
 	mutex_lock(&event_mutex);
 	mutex_lock(&lrb_te_mutex);

@@ -215,6 +215,8 @@ static void print_help(void)
 "                           128, default 32) addresses, after each event of\n"
 "                           the -e before it, or of every -e if none is\n"
 "                           before it; DIR/.kallsyms names the addresses\n"
+"      --common-fields      records of trace events begin with ftrace's\n"
+"                           common fields (type, flags, preempt count, pid)\n"
 "  -B, --channel NAME       channel name (default lrb-record-PID)\n"
 "  -b, --buffer-size SIZE   bytes per CPU, split into sub-buffers\n"
 "      --subbuf-size SIZE   bytes per sub-buffer, rounded up to a power of\n"
@@ -1121,6 +1123,7 @@ struct record_opts {
 	/* the --stack depth of each --event, 0 for none; of every one */
 	unsigned int stacks[256];
 	unsigned int stack_all;
+	bool common_fields;
 	char name[64];
 	unsigned long long subbuf_size, num_subbufs;
 	const char *subbuf_arg, *num_arg;
@@ -1417,6 +1420,7 @@ static void set_targets(const struct record_opts *o, int argc, char **argv)
 
 enum {
 	OPT_FORCE = 256,
+	OPT_COMMON_FIELDS,
 	OPT_SUBBUF_SIZE,
 	OPT_NUM_SUBBUFS,
 	OPT_OVERWRITE,
@@ -1455,6 +1459,7 @@ static const struct option record_long[] = {
 	{ "graph", no_argument, NULL, OPT_GRAPH },
 	{ "function-filter", required_argument, NULL, 'l' },
 	{ "function-notrace", required_argument, NULL, 'n' },
+	{ "common-fields", no_argument, NULL, OPT_COMMON_FIELDS },
 	{ "channel", required_argument, NULL, 'B' },
 	{ "buffer-size", required_argument, NULL, 'b' },
 	{ "subbuf-size", required_argument, NULL, OPT_SUBBUF_SIZE },
@@ -1552,6 +1557,9 @@ static void parse_record(int argc, char **argv, struct record_opts *o)
 			if (o->nr_events == 256)
 				usage_error("more than 256 --event options");
 			o->events[o->nr_events++] = optarg;
+			break;
+		case OPT_COMMON_FIELDS:
+			o->common_fields = true;
 			break;
 		case 'f':
 			/* As trace-cmd's -f: the filter of the -e before it. */
@@ -1856,6 +1864,8 @@ static int cmd_record(int argc, char **argv)
 	set("subbuf_size", num);
 	snprintf(num, sizeof(num), "%llu", o.num_subbufs);
 	set("num_subbufs", num);
+	if (o.common_fields)
+		set("common_fields", "1");
 	if (o.mode)
 		set("mode", o.mode);
 	if (o.clock_name)

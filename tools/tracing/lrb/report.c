@@ -215,24 +215,55 @@ static unsigned long long read_word(const unsigned char *p, size_t size)
 	return w64;
 }
 
+/* The function tracer's records begin with ftrace's common fields. */
+static bool fn_common;
+
+/*
+ * Whether they do (lrb-record --common-fields): the description of the
+ * events in DIR/metadata says.
+ */
+static bool fn_records_common(const char *dir)
+{
+	char path[4096], line[512];
+	bool in_fn = false, common = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!common && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "event {", 7))
+			in_fn = false;
+		else if (strstr(line, "name = \"ftrace:"))
+			in_fn = true;
+		else
+			common = in_fn && strstr(line, " _common_pid;");
+	}
+	fclose(f);
+	return common;
+}
+
 /*
  * Count the function of a function tracer record, its payload @p of @len
- * bytes: ftrace's entry, 8 bytes of common fields then, for
- * ftrace:function, ip and parent_ip; for ftrace:funcgraph_exit, func,
+ * bytes: ftrace's entry, 8 bytes of common fields (if fn_common) then,
+ * for ftrace:function, ip and parent_ip; for ftrace:funcgraph_exit, func,
  * depth, overrun, calltime and rettime, packed. The kernel's word size
- * is what the length leaves.
+ * is what the length of the entry leaves.
  */
 static void note_function(const unsigned char *p, size_t len, bool ret)
 {
 	unsigned long long calltime, rettime;
-	size_t word = ret ? len - 32 : (len - 8) / 2;
+	size_t first = fn_common ? 8 : 0, full = len + 8 - first;
+	size_t word = ret ? full - 32 : (full - 8) / 2;
 	struct fn_ent *e;
 
-	if ((ret && len != 36 && len != 40) || (!ret && len != 16 && len != 24)) {
+	if ((ret && full != 36 && full != 40) ||
+	    (!ret && full != 16 && full != 24)) {
 		fn_bad++;
 		return;
 	}
-	e = fn_get(read_word(p + 8, word));
+	e = fn_get(read_word(p + first, word));
 	if (!e) {
 		fn_bad++;
 		return;
@@ -396,6 +427,8 @@ int lrb_report(const char *dir)
 	dir = lrb_trace_dir(dir);
 	if (read_metadata(dir))
 		return 1;
+	if (lrb_report_symbols)
+		fn_common = fn_records_common(dir);
 	d = opendir(dir);
 	if (!d) {
 		fprintf(stderr, "lrb-record report: %s: %s\n", dir, strerror(errno));

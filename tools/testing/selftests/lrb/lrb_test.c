@@ -1258,10 +1258,27 @@ static int field_off(const char *event, const char *field)
 	return -1;
 }
 
+/*
+ * The bytes of the ftrace entry that a record leaves out, before its
+ * first field: ftrace's common fields, unless the channel's common_fields
+ * is 1 (common_fields()). The accessors below take entry offsets.
+ */
+#define TRACE_ENTRY	8	/* struct trace_entry */
+static int rec_skip = TRACE_ENTRY;
+
+static int common_fields(const char *val)
+{
+	if (put(cpath("common_fields"), val))
+		return -1;
+	rec_skip = strcmp(val, "1") ? TRACE_ENTRY : 0;
+	return 0;
+}
+
 static int32_t i32_at(const struct rec *r, int off)
 {
 	int32_t v = 0;
 
+	off -= rec_skip;
 	if (off >= 0 && (size_t)off + 4 <= r->len)
 		memcpy(&v, r->p + off, 4);
 	return v;
@@ -1271,6 +1288,7 @@ static int64_t i64_at(const struct rec *r, int off)
 {
 	int64_t v = 0;
 
+	off -= rec_skip;
 	if (off >= 0 && (size_t)off + 8 <= r->len)
 		memcpy(&v, r->p + off, 8);
 	return v;
@@ -1280,14 +1298,16 @@ static int64_t i64_at(const struct rec *r, int off)
 static const char *loc_str(const struct rec *r, int off)
 {
 	uint32_t loc = i32_at(r, off);
-	size_t o = loc & 0xffff, l = loc >> 16;
+	size_t o = (loc & 0xffff) - rec_skip, l = loc >> 16;
 
-	if (off < 0 || !l || o + l > r->len || r->p[o + l - 1])
+	if (off < 0 || !l || (loc & 0xffff) < (uint32_t)rec_skip ||
+	    o + l > r->len || r->p[o + l - 1])
 		return "";
 	return (const char *)r->p + o;
 }
 
 #define COMMON_PID	4	/* struct trace_entry */
+#define COMMON_TYPE	0
 
 TEST_F(chan, events_listed)
 {
@@ -1453,7 +1473,9 @@ static void count_sys(const struct rec *r, void *arg)
 {
 	struct sys_count *c = arg;
 
-	if (i32_at(r, COMMON_PID) != c->pid || i32_at(r, c->nr_off) != c->nr)
+	/* Without common fields, every process's (a filter picks them). */
+	if ((!rec_skip && i32_at(r, COMMON_PID) != c->pid) ||
+	    i32_at(r, c->nr_off) != c->nr)
 		return;
 	if (r->id == (unsigned int)c->enter_id)
 		c->enters++;
@@ -1469,6 +1491,8 @@ TEST_F(chan, trace_event_syscalls)
 
 	if (event_id("syscalls:sys_enter_getppid") < 0)
 		SKIP(return, "no system call events");
+	/* The records name their process: common_pid. */
+	ASSERT_EQ(0, common_fields("1"));
 	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_*_getppid"));
 	c.enter_id = event_id("syscalls:sys_enter_getppid");
 	c.exit_id = event_id("syscalls:sys_exit_getppid");
@@ -1493,6 +1517,78 @@ TEST_F(chan, trace_event_syscalls)
 	ASSERT_EQ(0, records_each(count_sys, &c));
 	EXPECT_EQ(0, c.enters);
 	EXPECT_EQ(0, c.exits);
+}
+
+struct common_check {
+	int exit_id, ret_off, type;
+	long ret;
+	pid_t pid;
+	size_t len;
+	int n, ours;
+};
+
+static void check_common(const struct rec *r, void *arg)
+{
+	struct common_check *c = arg;
+
+	if (r->id != (unsigned int)c->exit_id || i64_at(r, c->ret_off) != c->ret)
+		return;
+	c->n++;
+	c->len = r->len;
+	c->ours += !rec_skip && i32_at(r, COMMON_PID) == c->pid &&
+		   (uint16_t)i32_at(r, COMMON_TYPE) == c->type;
+}
+
+/* Count @c's records of @calls getppid() calls, in a fresh trace. */
+static int common_run(struct common_check *c, int calls)
+{
+	c->n = 0;
+	c->ours = 0;
+	if (put(cpath("enable"), "1"))
+		return -1;
+	for (int i = 0; i < calls; i++)
+		syscall(SYS_getppid);
+	return records_each(check_common, c);
+}
+
+TEST_F(chan, trace_event_common_fields)
+{
+	struct common_check c = { .ret = getppid(), .pid = getpid() };
+	char buf[16];
+
+	if (event_id("syscalls:sys_exit_getppid") < 0)
+		SKIP(return, "no system call events");
+	ASSERT_EQ(0, get(FTRACE_DIR "/events/syscalls/sys_exit_getppid/id",
+			 buf, sizeof(buf)));
+	c.type = atoi(buf);
+	c.ret_off = field_off("syscalls/sys_exit_getppid", "ret");
+	ASSERT_LT(TRACE_ENTRY, c.ret_off);
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_exit_getppid"));
+	c.exit_id = event_id("syscalls:sys_exit_getppid");
+
+	/* Off by default: a record is the entry from its first field on. */
+	ASSERT_EQ(0, get(cpath("common_fields"), buf, sizeof(buf)));
+	EXPECT_STREQ("0\n", buf);
+	ASSERT_EQ(0, common_run(&c, 10));
+	EXPECT_LE(10, c.n);
+	EXPECT_EQ(c.ret_off + (int)sizeof(long) - TRACE_ENTRY, (int)c.len);
+	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
+	EXPECT_EQ(NULL, strstr(big, "common_pid"));
+
+	/* Set while disabled only, to 0 or 1. */
+	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	EXPECT_EQ(-EBUSY, put(cpath("common_fields"), "1"));
+	ASSERT_EQ(0, put(cpath("enable"), "0"));
+	EXPECT_EQ(-EINVAL, put(cpath("common_fields"), "2"));
+
+	/* On: ftrace's entry whole, with the event's type and our pid. */
+	ASSERT_EQ(0, common_fields("1"));
+	ASSERT_EQ(0, common_run(&c, 10));
+	EXPECT_LE(10, c.n);
+	EXPECT_EQ(10, c.ours);
+	EXPECT_EQ(c.ret_off + (int)sizeof(long), (int)c.len);
+	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
+	EXPECT_NE(NULL, strstr(big, "common_pid"));
 }
 
 struct proc_check {
@@ -1561,7 +1657,8 @@ static void check_sched(const struct rec *r, void *arg)
 	if (r->id == (unsigned int)c->switch_id) {
 		if (i32_at(r, c->prev_pid) == c->pid &&
 		    i64_at(r, c->prev_state) == 1 &&
-		    !strncmp((const char *)r->p + c->prev_comm, "lrb_test", 16))
+		    !strncmp((const char *)r->p + c->prev_comm - rec_skip,
+			     "lrb_test", 16))
 			c->out_sleeping++;
 		c->in += i32_at(r, c->next_pid) == c->pid;
 	} else if (r->id == (unsigned int)c->wakeup_id) {
@@ -1678,8 +1775,8 @@ static void check_sample(const struct rec *r, void *arg)
 		/* The module's trace event, as ftrace lays it out. */
 		c->steps_ok += (uint32_t)i32_at(r, c->seq_off) == (uint32_t)c->steps &&
 			       !strcmp(loc_str(r, c->tag_off), "step") &&
-			       r->p[c->bytes_off] == (uint8_t)c->steps &&
-			       r->p[c->bytes_off + 2] == 0xab;
+			       r->p[c->bytes_off - rec_skip] == (uint8_t)c->steps &&
+			       r->p[c->bytes_off + 2 - rec_skip] == 0xab;
 		c->steps++;
 	}
 }
@@ -2528,6 +2625,8 @@ TEST_F(chan, target_cpus)
 		SKIP(return, "no targets (CONFIG_LRB_TRACE_EVENTS=n)");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU online");
+	/* The records name their process: common_pid. */
+	ASSERT_EQ(0, common_fields("1"));
 	get("/sys/devices/system/cpu/possible", possible, sizeof(possible));
 	ASSERT_EQ(0, get(cpath("cpus"), buf, sizeof(buf)));
 	EXPECT_STREQ(possible, buf);
@@ -2588,6 +2687,7 @@ TEST_F(chan, target_pids)
 	if (access(cpath("pids"), F_OK) ||
 	    event_id("syscalls:sys_enter_getppid") < 0)
 		SKIP(return, "no targets (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, common_fields("1"));
 	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
 	ASSERT_EQ(0, get(cpath("pids"), buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
@@ -2816,6 +2916,8 @@ TEST_F(chan, stack_records)
 	if (event_id("kernel_stack") < 0 ||
 	    event_id("syscalls:sys_enter_getppid") < 0)
 		SKIP(return, "no kernel stacks (CONFIG_LRB_TRACE_EVENTS=n)");
+	/* The records name their process: common_pid. */
+	ASSERT_EQ(0, common_fields("1"));
 	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
 	c.id = event_id("syscalls:sys_enter_getppid");
 	c.stack_id = event_id("kernel_stack");
@@ -2846,6 +2948,7 @@ TEST_F(chan, stack_filtered_and_off)
 	if (event_id("kernel_stack") < 0 ||
 	    event_id("syscalls:sys_enter_getppid") < 0)
 		SKIP(return, "no kernel stacks (CONFIG_LRB_TRACE_EVENTS=n)");
+	ASSERT_EQ(0, common_fields("1"));
 	/* A glob before the event is selected: kept for it. */
 	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_*", "2"));
 	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
