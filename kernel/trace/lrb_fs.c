@@ -422,6 +422,19 @@ static int lrb_fs_realloc(struct lrb_fs_chan *fc,
 }
 
 /*
+ * Reallocate @fc's buffers as they are, before a setting of its records
+ * changes: only while it is disabled and no stream file is open, so that
+ * no record is read in a form other than the one it was written in.
+ */
+static int lrb_fs_realloc_idle(struct lrb_fs_chan *fc)
+{
+	lockdep_assert_held(&lrb_fs_mutex);
+	if (fc->enabled || fc->readers)
+		return -EBUSY;
+	return lrb_fs_realloc(fc, &fc->config, fc->clock);
+}
+
+/*
  * Settings: files that reshape a disabled channel's buffers. Each shows
  * and parses one value; lrb_channel_create() judges the result (powers
  * of two, bounds), so the rules live in one place.
@@ -595,9 +608,7 @@ static ssize_t lrb_fs_layout_write(struct file *file, const char __user *ubuf,
 	if (layout < 0)
 		return -EINVAL;
 	mutex_lock(&lrb_fs_mutex);
-	ret = -EBUSY;
-	if (!fc->enabled && !fc->readers)
-		ret = lrb_fs_realloc(fc, &fc->config, fc->clock);
+	ret = lrb_fs_realloc_idle(fc);
 	if (!ret)
 		fc->events.layout = layout;
 	mutex_unlock(&lrb_fs_mutex);
@@ -738,11 +749,7 @@ static const struct file_operations lrb_fs_enable_fops = {
 	.llseek = default_llseek,
 };
 
-/*
- * common_fields: a setting of the records, like those of the buffers: a
- * write reallocates them, so that no record is read in a form other than
- * the one it was written in.
- */
+/* common_fields: a setting of the records (lrb_fs_realloc_idle()). */
 static ssize_t lrb_fs_common_read(struct file *file, char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
@@ -762,9 +769,7 @@ static ssize_t lrb_fs_common_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&lrb_fs_mutex);
-	ret = -EBUSY;
-	if (!fc->enabled && !fc->readers)
-		ret = lrb_fs_realloc(fc, &fc->config, fc->clock);
+	ret = lrb_fs_realloc_idle(fc);
 	if (!ret)
 		WRITE_ONCE(fc->events.common, on);
 	mutex_unlock(&lrb_fs_mutex);
