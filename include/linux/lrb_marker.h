@@ -93,7 +93,7 @@ enum lrb_layout {
  * @lttng_name: its name in &LRB_LAYOUT_LTTNG, unique too; NULL for @name.
  * @fields: a marker's payload layout, in record order.
  * @nr_fields: entries of @fields.
- * @id: event id in the records; 0 until registered.
+ * @id: its id in the registry; 0 until registered.
  * @start: attach a link, that is start writing into one more channel
  *	(marker: its static key; trace event: a tracepoint probe); may sleep.
  * @stop: detach a link.

@@ -299,10 +299,32 @@ static void lrb_link_stop(struct lrb_event_link *l)
 	l->running = false;
 }
 
-/* Event @id has records in @o's channel from now on: describe it there. */
-static int lrb_owner_describe(struct lrb_events_owner *o, int id)
+/*
+ * Event @id has records in @o's channel from now on: describe it there.
+ * The id of its records in the channel, the next one the first time, or
+ * -errno.
+ */
+static int lrb_owner_describe(struct lrb_events_owner *o, unsigned int id)
 {
-	return xa_err(xa_store(&o->described, id, xa_mk_value(0), GFP_KERNEL));
+	void *entry = xa_load(&o->described, id);
+	int ret;
+
+	if (entry)
+		return xa_to_value(entry);
+	if (o->nr_ids >= INT_MAX)
+		return -ENOSPC;
+	ret = xa_err(xa_store(&o->described, id, xa_mk_value(o->nr_ids + 1),
+			      GFP_KERNEL));
+	return ret ?: ++o->nr_ids;
+}
+
+/* The id of the records of the event of registry id @id in @o, or 0. */
+static unsigned int lrb_owner_id(struct lrb_events_owner *o,
+				 unsigned int id)
+{
+	void *entry = xa_load(&o->described, id);
+
+	return entry ? xa_to_value(entry) : 0;
 }
 
 /* Select @ev for @o; start it if @o is enabled. 1 if new, 0, or -errno. */
@@ -324,10 +346,11 @@ static int lrb_link_add(struct lrb_events_owner *o, struct lrb_event *ev)
 	l->stack = lrb_stack_depth(o, ev);
 	/* Described from now on: its records may outlive the link. */
 	ret = lrb_owner_describe(o, ev->id);
-	if (ret) {
+	if (ret < 0) {
 		kfree(l);
 		return ret;
 	}
+	l->id = ret;
 	/* A filter the channel set for it applies from its first record. */
 	ret = lrb_link_filter_init(l);
 	if (ret) {
@@ -879,8 +902,9 @@ static int lrb_stack_set(struct lrb_events_owner *o, const char *sel,
 			return ret;
 		/* Its records follow those of @sel's events from now on. */
 		ret = lrb_owner_describe(o, ret);
-		if (ret)
+		if (ret < 0)
 			return ret;
+		o->stack_id = ret;
 	}
 	ks = kzalloc(sizeof(*ks), GFP_KERNEL);
 	if (!ks)
@@ -1399,7 +1423,8 @@ EXPORT_SYMBOL_GPL(lrb_events_owner_release);
  * @m: the file.
  * @o: the channel's owner.
  *
- * One line per event: name (SYSTEM:EVENT for trace events), id, and
+ * One line per event: name (SYSTEM:EVENT for trace events), the id of its
+ * records in the channel (0 until the channel first selects it), and
  * "enabled" if the channel selected it, "-" otherwise; then the channel's
  * selectors.
  * Then the stack depths it asked for, as "# stack SELECTOR DEPTH".
@@ -1412,7 +1437,8 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
-		seq_printf(m, "%-40s %5u %s\n", ev->name, ev->id,
+		seq_printf(m, "%-40s %5u %s\n", ev->name,
+			   lrb_owner_id(o, ev->id),
 			   lrb_link_find(o, ev) ? "enabled" :
 			   ev->by_name ? "- (by its name only)" : "-");
 	list_for_each_entry(g, &o->globs, list)
@@ -1447,11 +1473,11 @@ void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o)
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
 		if (xa_load(&o->described, ev->id))
-			lrb_tsdl_event(m, ev->name, ev->id,
+			lrb_tsdl_event(m, ev->name, lrb_owner_id(o, ev->id),
 				       lrb_tsdl_fields(o, ev->tsdl));
 	list_for_each_entry(r, &lrb_events_retired, list)
 		if (xa_load(&o->described, r->id))
-			lrb_tsdl_event(m, r->name, r->id,
+			lrb_tsdl_event(m, r->name, lrb_owner_id(o, r->id),
 				       lrb_tsdl_fields(o, r->tsdl));
 	mutex_unlock(&lrb_events_mutex);
 }
@@ -1474,11 +1500,13 @@ void lrb_events_metadata_lttng(struct seq_file *m,
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
 		if (xa_load(&o->described, ev->id))
-			lrb_tsdl_event(m, lrb_event_lttng_name(ev), ev->id,
+			lrb_tsdl_event(m, lrb_event_lttng_name(ev),
+				       lrb_owner_id(o, ev->id),
 				       lrb_event_lttng_tsdl(ev));
 	list_for_each_entry(r, &lrb_events_retired, list)
 		if (xa_load(&o->described, r->id))
-			lrb_tsdl_event(m, r->lttng_name ?: r->name, r->id,
+			lrb_tsdl_event(m, r->lttng_name ?: r->name,
+				       lrb_owner_id(o, r->id),
 				       r->lttng_tsdl ?: r->tsdl);
 	mutex_unlock(&lrb_events_mutex);
 }
@@ -1579,7 +1607,7 @@ static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
  * lrb_events_print() - print an event's name and fields, for a crash dump
  * @s: where to print.
  * @o: the owner of the record's channel.
- * @id: the record's event id.
+ * @id: the record's event id, the channel's (never the annotation's).
  * @data: the record's payload.
  * @len: its length.
  *
@@ -1589,10 +1617,11 @@ static void lrb_marker_print(struct lrb_event *ev, struct seq_buf *s,
  * lists change with the _rcu calls, an event's memory and what its
  * printer reads go only after a grace period (for trace events of a
  * module, lrb_te_module() waits for one before ftrace frees their field
- * lists), and an id names one event for good. It never reads outside
+ * lists), and an id names one event of the channel for good (@o's map of
+ * ids is an xarray, read under RCU, that grows only). It never reads outside
  * @data.
  */
-void lrb_events_print(struct seq_buf *s, const struct lrb_events_owner *o,
+void lrb_events_print(struct seq_buf *s, struct lrb_events_owner *o,
 		      unsigned int id, const void *data, size_t len)
 {
 	struct lrb_events_retired *r;
@@ -1600,7 +1629,7 @@ void lrb_events_print(struct seq_buf *s, const struct lrb_events_owner *o,
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(ev, &lrb_events, list) {
-		if (ev->id != id)
+		if (lrb_owner_id(o, ev->id) != id)
 			continue;
 		seq_buf_printf(s, "%s:", ev->name);
 		if (ev->common && lrb_events_common(o)) {
@@ -1619,7 +1648,7 @@ void lrb_events_print(struct seq_buf *s, const struct lrb_events_owner *o,
 		goto out;
 	}
 	list_for_each_entry_rcu(r, &lrb_events_retired, list) {
-		if (r->id == id) {
+		if (lrb_owner_id(o, r->id) == id) {
 			seq_buf_printf(s, "%s: (its module is gone)", r->name);
 			goto out;
 		}
@@ -1693,7 +1722,7 @@ void __lrb_mark(struct lrb_marker *m, const u64 *vals)
 		/* A process, user or CPU the channel does not target. */
 		if (lrb_link_ignores(l))
 			continue;
-		if (lrb_reserve(l->chan, &slot, ev->id, len))
+		if (lrb_reserve(l->chan, &slot, l->id, len))
 			continue;
 		for (i = 0, off = 0; i < ev->nr_fields; i++) {
 			lrb_field_put(&slot, off, &ev->fields[i], vals[i],

@@ -38,8 +38,12 @@ struct seq_file;
  *	has targets; NULL otherwise. Its links have it too.
  * @stacks: the kernel stack depths it asked for, by selector
  *	(lrb_events_command()'s "stack").
- * @described: the ids of the events it ever selected, which its metadata
- *	describes; a value entry each.
+ * @described: the events it ever selected, which its metadata describes,
+ *	by registry id; each a value entry, the event's id in its records.
+ * @nr_ids: the ids its records have given events: 1 to @nr_ids, in the
+ *	order it first selected them (0 is the annotation's).
+ * @stack_id: the id of its records of kernel stacks, 0 until it asked for
+ *	stacks; set before the depths of its links (lrb_stack_set()).
  * @fn: its function tracer (lrb_function.c), once it has needed one.
  * @common: its records of trace events begin with ftrace's common fields
  *	(the channel's common_fields file); changed only while it has no
@@ -58,6 +62,8 @@ struct lrb_events_owner {
 	bool __percpu *ignore;
 	struct list_head stacks;
 	struct xarray described;
+	unsigned int nr_ids;
+	unsigned int stack_id;
 	struct lrb_fn *fn;
 	bool common;
 };
@@ -69,6 +75,7 @@ struct lrb_events_owner {
  * @ev_node: in @ev's RCU list of running links.
  * @owner_node: in the owner's list of links.
  * @owner: the channel's owner.
+ * @id: the id of @ev's records in the channel.
  * @running: attached by @ev's start().
  * @new: made by the command in progress, undone if it fails.
  * @lttng_prios: the 32-bit words of a trace event's record that hold a
@@ -91,6 +98,7 @@ struct lrb_event_link {
 	struct list_head ev_node;
 	struct list_head owner_node;
 	struct lrb_events_owner *owner;
+	unsigned int id;
 	bool running;
 	bool new;
 	unsigned long lttng_prios;
@@ -261,7 +269,7 @@ void lrb_events_set_ignore(struct lrb_events_owner *o, bool __percpu *ignore);
 void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o);
 void lrb_events_metadata_lttng(struct seq_file *m,
 			       struct lrb_events_owner *o);
-void lrb_events_print(struct seq_buf *s, const struct lrb_events_owner *o,
+void lrb_events_print(struct seq_buf *s, struct lrb_events_owner *o,
 		      unsigned int id, const void *data, size_t len);
 void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
 		   bool sign);
@@ -306,7 +314,7 @@ static inline void lrb_events_metadata(struct seq_file *m,
 static inline void lrb_events_metadata_lttng(struct seq_file *m,
 					     struct lrb_events_owner *o) { }
 static inline void lrb_events_print(struct seq_buf *s,
-				    const struct lrb_events_owner *o,
+				    struct lrb_events_owner *o,
 				    unsigned int id, const void *data,
 				    size_t len)
 {

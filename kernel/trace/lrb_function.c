@@ -95,7 +95,7 @@ static void *lrb_fn_reserve(struct lrb_event_link *l, struct lrb_slot *slot,
 	size_t skip = l->common ? 0 : sizeof(struct trace_entry);
 
 	if (lrb_link_ignores(l) ||
-	    lrb_reserve(l->chan, slot, l->ev->id, len - skip))
+	    lrb_reserve(l->chan, slot, l->id, len - skip))
 		return NULL;
 	if (!skip)
 		tracing_generic_entry_update(slot->data, type, ctx);

@@ -156,11 +156,11 @@ static void lrb_stack_commit(struct lrb_event_link *l, const unsigned long *ips,
 	struct lrb_stack_record *r;
 	unsigned int i;
 
-	if (lrb_reserve(l->chan, &slot, lrb_stack_ev.id,
+	if (lrb_reserve(l->chan, &slot, l->owner->stack_id,
 			struct_size(r, ips, nr)))
 		return;
 	r = slot.data;
-	r->event_id = l->ev->id;
+	r->event_id = l->id;
 	r->nr = nr;
 	for (i = 0; i < nr; i++)
 		r->ips[i] = ips[i];
@@ -182,7 +182,8 @@ noinline void lrb_stack_write(struct lrb_event_link *l)
 
 	/*
 	 * Pairs with the release that gave @l its depth (lrb_stack_set()),
-	 * after the arrays were made and zeroed: the caller read the depth.
+	 * after the arrays were made and zeroed and the channel had an id
+	 * for stacks: the caller read the depth.
 	 */
 	smp_rmb();
 	c = this_cpu_ptr(READ_ONCE(lrb_stack_cpus));

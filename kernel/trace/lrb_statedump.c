@@ -224,7 +224,7 @@ static void lrb_statedump_mark(struct lrb_event_link *l)
 
 	if (!l)
 		return;
-	if (lrb_reserve(l->chan, &slot, l->ev->id, 0))
+	if (lrb_reserve(l->chan, &slot, l->id, 0))
 		return;
 	lrb_commit(&slot);
 }
@@ -250,7 +250,7 @@ static void lrb_statedump_task(struct lrb_event_link *l, struct task_struct *t)
 	struct lrb_statedump_process *p;
 	struct lrb_slot slot __uninitialized;
 
-	if (lrb_reserve(l->chan, &slot, l->ev->id, sizeof(*p)))
+	if (lrb_reserve(l->chan, &slot, l->id, sizeof(*p)))
 		return;
 	p = slot.data;
 	p->tid = t->pid;
@@ -301,7 +301,7 @@ static void lrb_statedump_irq(struct lrb_event_link *l, unsigned int irq,
 	struct lrb_slot slot __uninitialized;
 	char *p;
 
-	if (lrb_reserve(l->chan, &slot, l->ev->id,
+	if (lrb_reserve(l->chan, &slot, l->id,
 			sizeof(u32) + clen + 1 + alen + 1 + sizeof(s32)))
 		return;
 	p = slot.data;
@@ -357,7 +357,7 @@ static void lrb_statedump_bdev(struct lrb_event_link *l,
 
 	snprintf(name, sizeof(name), "%pg", part);
 	len = strlen(name);
-	if (lrb_reserve(l->chan, &slot, l->ev->id, sizeof(u32) + len + 1))
+	if (lrb_reserve(l->chan, &slot, l->id, sizeof(u32) + len + 1))
 		return;
 	put_unaligned(part->bd_dev, (u32 *)slot.data);
 	memcpy(slot.data + sizeof(u32), name, len + 1);

@@ -223,7 +223,7 @@ static void *lrb_te_scratch_copy(struct lrb_event_link *l,
 	bool set = l->common && !f->common;
 	unsigned int ctx = set ? tracing_gen_ctx_dec() : 0;
 
-	if (lrb_reserve(l->chan, slot, l->ev->id, len - skip))
+	if (lrb_reserve(l->chan, slot, l->id, len - skip))
 		return NULL;
 	memcpy(slot->data, entry + skip, len - skip);
 	if (set)
@@ -286,7 +286,7 @@ void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
 	if (unlikely(f))
 		return lrb_te_scratch_get(l, f, slot, len);
 	if (!l->common) {
-		if (lrb_reserve(l->chan, slot, l->ev->id,
+		if (lrb_reserve(l->chan, slot, l->id,
 				len - sizeof(struct trace_entry)))
 			return NULL;
 		return slot->data - sizeof(struct trace_entry);
@@ -297,7 +297,7 @@ void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
 	 * (LRB_SYNC_IRQOFF).
 	 */
 	ctx = tracing_gen_ctx_dec();
-	if (lrb_reserve(l->chan, slot, l->ev->id, len))
+	if (lrb_reserve(l->chan, slot, l->id, len))
 		return NULL;
 	tracing_generic_entry_update(slot->data,
 				     to_te(l->ev)->call->event.type, ctx);
@@ -1052,7 +1052,7 @@ static void lrb_te_dyn_write(struct lrb_event_link *l, void *entry,
 		lrb_counter_add(this_cpu_ptr(f->filtered), 1);
 		return;
 	}
-	if (lrb_reserve(l->chan, &slot, l->ev->id, len - skip))
+	if (lrb_reserve(l->chan, &slot, l->id, len - skip))
 		return;
 	memcpy(slot.data, entry + skip, len - skip);
 	lrb_commit(&slot);

@@ -1192,7 +1192,10 @@ static int records_each(rec_fn fn, void *arg)
 	return 0;
 }
 
-/* The id of an event, from the channel's events file; -1 if absent. */
+/*
+ * The id of an event's records in the channel, from its events file: 0
+ * until the channel selects the event, -1 if there is no such event.
+ */
 static int event_id(const char *name)
 {
 	char *line, *save;
@@ -1437,17 +1440,33 @@ TEST_F(chan, events_in_two_channels)
 
 	if (event_id("sched:sched_switch") < 0)
 		SKIP(return, "no trace events (CONFIG_LRB_TRACE_EVENTS=n)");
-	a.id = event_id("sched:sched_switch");
 	a.prev_pid = field_off("sched/sched_switch", "prev_pid");
 	ASSERT_LT(0, a.prev_pid);
 	b = a;
 	snprintf(other, sizeof(other), "%s_b", self->name);
 	ASSERT_EQ(0, chan_control("create", other));
+	/*
+	 * Each channel numbers the events it selects, from 1 in the order it
+	 * first selects them, for good: sched_switch is our second event and
+	 * the other channel's first.
+	 */
+	ASSERT_EQ(0, events_cmd("enable", "irq:softirq_entry"));
 	ASSERT_EQ(0, events_cmd("enable", "sched:sched_switch"));
+	ASSERT_EQ(0, events_cmd("disable", "irq:softirq_entry"));
+	ASSERT_EQ(0, events_cmd("enable", "irq:softirq_entry"));
+	EXPECT_EQ(1, event_id("irq:softirq_entry"));
+	ASSERT_EQ(0, events_cmd("disable", "irq:softirq_entry"));
+	a.id = event_id("sched:sched_switch");
+	EXPECT_EQ(2, a.id);
+	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
+	EXPECT_NE(NULL, strstr(big, "name = \"sched:sched_switch\";\n\tid = 2;"));
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	snprintf(chan_dir, sizeof(chan_dir), LRB_DIR "/%s", other);
 	ASSERT_EQ(0, put(cpath("subbuf_size"), "4096"));
+	EXPECT_EQ(0, event_id("sched:sched_switch"));
 	ASSERT_EQ(0, events_cmd("enable", "sched:sched_switch"));
+	b.id = event_id("sched:sched_switch");
+	EXPECT_EQ(1, b.id);
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	for (int i = 0; i < 10; i++)
 		usleep(2000);
@@ -2920,8 +2939,10 @@ TEST_F(chan, stack_records)
 	ASSERT_EQ(0, common_fields("1"));
 	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
 	c.id = event_id("syscalls:sys_enter_getppid");
-	c.stack_id = event_id("kernel_stack");
 	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_getppid", "4"));
+	/* The stacks' id is the channel's next once it asks for them. */
+	c.stack_id = event_id("kernel_stack");
+	EXPECT_EQ(c.id + 1, c.stack_id);
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
 	for (int i = 0; i < 100; i++)
 		syscall(SYS_getppid);
