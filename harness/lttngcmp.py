@@ -5,7 +5,7 @@ babeltrace2's Python bindings: events per type, events the tracers say they
 discarded, bytes per event (stream files, and the packets' contents), and
 the exec events of the workload, which both must have seen alike (LTTng
 also saw lrb-record start and lttng stop: those are left out); and, per
-event type, where LRB's bytes go (payload, record header, padding), from
+event type, where LRB's bytes go (payload, record header, length word), from
 a walk of its records that must add up to the packets' content.
 
 Prints a table, then result lines (harness/result.sh).  With --lossless,
@@ -96,13 +96,23 @@ def read(path, name_of):
 
 def lrb_record_bytes(path):
     """Where LRB's packet bytes go, walking the records of every packet
-    with the record headers of include/uapi/linux/lrb.h (8-byte compact,
-    16-byte extended, records 8-byte aligned, the last one ending at
-    content_size): ({name: [records, payload, header, padding]}, packet
-    header bytes), or None if a packet's records do not end exactly at its
-    content_size."""
+    with the record headers of include/uapi/linux/lrb.h (a 4-byte compact
+    header, 5-bit id and 27-bit time, or a 13-byte extended one; then a
+    16-bit length unless the metadata gives the event a fixed length;
+    nothing aligned, the last record ending at content_size):
+    ({name: [records, payload, header, length words]}, packet header
+    bytes), or None if a packet's records do not end exactly at its
+    content_size. Little-endian traces only, as make lttng's are."""
     text = open(os.path.join(path, 'metadata')).read()
-    names = {int(i): n for n, i in re.findall(r'name = "([^"]+)";\s*id = (\d+);', text)}
+    names, fixed = {}, {}
+    for block in text.split('event {')[1:]:
+        m = re.search(r'name = "([^"]+)";\s*id = (\d+);', block)
+        if not m:
+            continue
+        names[int(m.group(2))] = m.group(1)
+        f = re.search(r'/\* lrb: fixed length (\d+) \*/', block)
+        if f:
+            fixed[int(m.group(2))] = int(f.group(1))
     per = collections.defaultdict(lambda: [0, 0, 0, 0])
     headers = 0
     for f in stream_files(path):
@@ -113,21 +123,24 @@ def lrb_record_bytes(path):
             end, off = pos + content // 8, pos + LRB_PACKET_HEADER
             headers += LRB_PACKET_HEADER
             while off < end:
-                rid, length = struct.unpack_from('<HH', data, off)
-                hlen = 8
-                if rid == 0xffff:
-                    rid, = struct.unpack_from('<I', data, off + 4)
-                    hlen = 16
-                nxt = off + hlen + length
-                if nxt < end:
-                    nxt = (nxt + 7) & ~7
+                word, = struct.unpack_from('<I', data, off)
+                rid, hlen = word & 31, 4
+                if rid == 31:
+                    rid, = struct.unpack_from('<I', data, off + 1)
+                    hlen = 13
+                if rid < 31 and rid in fixed:
+                    length, lsize = fixed[rid], 0
+                else:
+                    length, = struct.unpack_from('<H', data, off + hlen)
+                    lsize = 2
+                nxt = off + hlen + lsize + length
                 if nxt > end:
                     return None
                 rec = per[names.get(rid, str(rid))]
                 rec[0] += 1
                 rec[1] += length
                 rec[2] += hlen
-                rec[3] += nxt - off - hlen - length
+                rec[3] += lsize
                 off = nxt
             pos += packet // 8
     return per, headers
@@ -204,13 +217,22 @@ def main():
             n = sum(v[0] for v in per.values())
             tot = [sum(v[i] for v in per.values()) for i in (1, 2, 3)]
             print(f'{name}: LRB bytes per record, by event type: payload + record header '
-                  '+ padding to the next record')
+                  '+ length word')
             for ev, v in sorted(per.items(), key=lambda kv: -kv[1][0]):
                 print(f'  {ev:32} {v[0]:7} records {v[1] / v[0]:6.1f} + {v[2] / v[0]:4.1f} '
                       f'+ {v[3] / v[0]:3.1f} = {sum(v[1:]) / v[0]:5.1f}')
             print(f'  {"all":32} {n:7} records {tot[0] / max(n, 1):6.1f} + '
                   f'{tot[1] / max(n, 1):4.1f} + {tot[2] / max(n, 1):3.1f} = '
                   f'{sum(tot) / max(n, 1):5.1f}; packet headers {pheaders / max(n, 1):.1f}')
+            # The two runs keep different mixes of events under load: LRB's
+            # sizes by type, weighted by LTTng's counts, compare formats.
+            lt = traces.get('lttng')
+            if lt is not None:
+                both = [e for e in lt.counts if e in per and per[e][0]]
+                nl = sum(lt.counts[e] for e in both)
+                mix = sum(lt.counts[e] * sum(per[e][1:]) / per[e][0] for e in both)
+                print(f'  at LTTng\'s mix of these events: LRB {(mix + pheaders * nl / max(n, 1)) / max(nl, 1):.1f} '
+                      f'content bytes per event, LTTng {lt.content / max(sum(lt.counts.values()), 1):.1f}')
             res.append(('ok' if sum(tot) + pheaders == traces['lrb'].content else 'FAIL',
                         f'{name}: LRB records and packet headers add up to the packets\' '
                         f'content ({sum(tot) + pheaders} bytes)'))

@@ -142,23 +142,33 @@ static volatile uint64_t sink;
 
 /* ---- LRB: LRB_IOC_GET_SUBBUF, the packet in the mapping, PUT ---- */
 
-/* Walk the records of the packet at @p; count them into @r. */
+/*
+ * Walk the records of the packet at @p; count them into @r. The bench's
+ * event (lrb_bench:lrb_bench_event) has a string, so its records, as the
+ * channel's annotations, carry their length after the header.
+ */
 static void lrb_packet(const uint8_t *p, struct result *r)
 {
 	const struct lrb_packet_header *h = (const void *)p;
 	uint64_t end = h->content_size / 8, off = sizeof(*h), sum = 0;
+	uint32_t word, v;
+	uint16_t len;
 
 	if (h->magic != LRB_PACKET_MAGIC)
 		die("lrb: bad packet magic %#x", h->magic);
 	while (off < end) {
-		const struct lrb_record_header *rh = (const void *)(p + off);
-		size_t hl = rh->id == LRB_ID_EXTENDED ?
-			sizeof(struct lrb_record_header_ext) : sizeof(*rh);
+		size_t hl = LRB_HEADER_SIZE;
 
-		if (rh->len >= 4)
-			sum += *(const uint32_t *)(p + off + hl);
-		off = (off + hl + rh->len + LRB_RECORD_ALIGN - 1) &
-		      ~(uint64_t)(LRB_RECORD_ALIGN - 1);
+		memcpy(&word, p + off, sizeof(word));
+		if (LRB_HEADER_ID(word) == LRB_ID_EXTENDED)
+			hl = sizeof(struct lrb_record_header_ext);
+		memcpy(&len, p + off + hl, sizeof(len));
+		hl += LRB_LEN_SIZE;
+		if (len >= 4) {
+			memcpy(&v, p + off + hl, sizeof(v));
+			sum += v;
+		}
+		off += hl + len;
 		r->records++;
 	}
 	r->bytes += end;

@@ -46,6 +46,7 @@
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/sched/clock.h>
+#include <linux/unaligned.h>
 #include <uapi/linux/lrb.h>
 #include <asm/barrier.h>
 #include <asm/local.h>
@@ -245,7 +246,7 @@ struct lrb_cc {
  * @offset: free-running write position; written by the owning CPU only.
  * @nesting: writers open on the owning CPU.
  * @subbuf_order: log2(subbuf_size).
- * @last_ts_high: timestamp bits above 32 of a recent record (compact
+ * @last_ts_high: timestamp bits above 27 of a recent record (compact
  *	headers are used while they do not change).
  * @subbuf_mask: subbuf_size - 1.
  * @buf_mask: bytes of the CPU buffer - 1.
@@ -272,9 +273,12 @@ struct lrb_wbuf {
 /*
  * struct lrb_channel_head - the first member of a channel
  * @wbufs: the write sides of its CPU buffers, indexed by CPU.
+ * @lens: by id below LRB_ID_EXTENDED, 0 or 1 + the fixed payload length
+ *	of its records (lrb_set_record_len()); each set once.
  */
 struct lrb_channel_head {
 	struct lrb_wbuf **wbufs;
+	u8 lens[LRB_ID_EXTENDED];
 };
 
 /**
@@ -312,6 +316,8 @@ struct lrb_subbuf {
 	unsigned long records;
 	/* private: position of the sub-buffer, 64-bit on every architecture */
 	u64 pos;
+	/* the fixed record lengths of its channel */
+	const u8 *lens;
 };
 
 /**
@@ -382,8 +388,12 @@ int lrb_dump_begin(struct lrb_channel *chan, int cpu, unsigned int max,
 		   struct lrb_dump *d);
 bool lrb_dump_next(struct lrb_dump *d, struct lrb_record *rec);
 
+int lrb_set_record_len(struct lrb_channel *chan, unsigned int id,
+		       size_t len);
+int lrb_record_len(const struct lrb_channel *chan, unsigned int id);
+
 int __lrb_reserve_slow(struct lrb_wbuf *w, struct lrb_slot *slot,
-		       unsigned int id, size_t len);
+		       unsigned int id, size_t len, size_t lsize);
 int __lrb_reserve_refused(struct lrb_wbuf *w, struct lrb_slot *slot,
 			  bool nmi_ok);
 void __lrb_deliver(struct lrb_wbuf *w);
@@ -532,32 +542,61 @@ static __always_inline void lrb_commit_bytes(struct lrb_wbuf *w,
 		__lrb_deliver(w);
 }
 
-/* The compact header while the timestamp keeps the previous bits above 32. */
-static __always_inline size_t lrb_header_len(const struct lrb_wbuf *w, u64 ts)
+/*
+ * The bytes of the length word of a record of @id with @len bytes of
+ * payload: none if the channel fixed the length of @id, which must then be
+ * @len (-EINVAL otherwise), else LRB_LEN_SIZE.
+ */
+static __always_inline int lrb_len_size(struct lrb_channel *chan,
+					unsigned int id, size_t len)
 {
-	if (likely((unsigned long)(ts >> 32) == READ_ONCE(w->last_ts_high)))
-		return sizeof(struct lrb_record_header);
+	const struct lrb_channel_head *head = (const void *)chan;
+	unsigned int fixed = 0;
+
+	if (id < LRB_ID_EXTENDED)
+		fixed = READ_ONCE(head->lens[id]);
+	if (!fixed)
+		return LRB_LEN_SIZE;
+	return fixed == len + 1 ? 0 : -EINVAL;
+}
+
+/*
+ * The compact header for an id that has one while the timestamp keeps the
+ * bits above LRB_TS_BITS of the previous record. On 32-bit the bits kept
+ * are those up to bit 58: the compact header of a record that comes 2^59
+ * ns (18 years) after the previous one could take the previous one's.
+ */
+static __always_inline size_t lrb_header_len(const struct lrb_wbuf *w,
+					     unsigned int id, u64 ts)
+{
+	if (likely(id < LRB_ID_EXTENDED &&
+		   (unsigned long)(ts >> LRB_TS_BITS) ==
+		   READ_ONCE(w->last_ts_high)))
+		return LRB_HEADER_SIZE;
 	return sizeof(struct lrb_record_header_ext);
 }
 
+/*
+ * The header at @p: @hlen bytes, the length word included when the record
+ * has one (the header sizes with and without it are all different).
+ */
 static __always_inline void lrb_write_header(void *p, unsigned int id,
 					     size_t len, u64 ts, size_t hlen)
 {
-	if (likely(hlen == sizeof(struct lrb_record_header))) {
-		struct lrb_record_header *rh = p;
+	const size_t ext = sizeof(struct lrb_record_header_ext);
 
-		rh->id = id;
-		/* len <= LRB_RECORD_LEN_MAX: the masks only say so to sparse */
-		rh->len = len & U16_MAX;
-		rh->ts_low = (u32)ts;
+	if (likely(hlen < ext)) {
+		put_unaligned(LRB_HEADER(id, ts), (u32 *)p);
 	} else {
 		struct lrb_record_header_ext *rx = p;
 
-		rx->id_ext = LRB_ID_EXTENDED;
-		rx->len = len & U16_MAX;
+		rx->tag = LRB_HEADER_EXT_TAG;
 		rx->id = id;
 		rx->ts = ts;
 	}
+	/* len <= LRB_RECORD_LEN_MAX: the mask only says so to sparse */
+	if (hlen == LRB_HEADER_SIZE + LRB_LEN_SIZE || hlen == ext + LRB_LEN_SIZE)
+		put_unaligned(len & U16_MAX, (u16 *)(p + hlen - LRB_LEN_SIZE));
 }
 
 /*
@@ -575,8 +614,8 @@ static __always_inline void lrb_slot_fill(struct lrb_wbuf *w,
 {
 	void *p = w->data + (begin & w->buf_mask);
 
-	if (unlikely(hlen != sizeof(struct lrb_record_header)))
-		WRITE_ONCE(w->last_ts_high, (unsigned long)(ts >> 32));
+	if (unlikely(hlen >= sizeof(struct lrb_record_header_ext)))
+		WRITE_ONCE(w->last_ts_high, (unsigned long)(ts >> LRB_TS_BITS));
 	lrb_write_header(p, id, len, ts, hlen);
 	slot->data = p + hlen;
 	slot->len = len;
@@ -597,7 +636,8 @@ static __always_inline void lrb_slot_fill(struct lrb_wbuf *w,
  * success, preemption (or, with CONFIG_LRB_SYNC_IRQOFF, interrupts) stays
  * disabled until lrb_commit(), which must follow on the same CPU.
  *
- * Return: 0; -EINVAL for a bad id (not counted); or, with the record
+ * Return: 0; -EINVAL for a bad id, or a length other than the one the
+ * channel fixed for @id (not counted); or, with the record
  * counted as lost: -E2BIG when it can never fit in a sub-buffer or @len
  * exceeds LRB_RECORD_LEN_MAX, -ENOSPC when the buffer is full, -EBUSY
  * when writers are nested too deep or (irq-off variant) the caller is an
@@ -607,13 +647,15 @@ static __always_inline int lrb_reserve(struct lrb_channel *chan,
 				       struct lrb_slot *slot,
 				       unsigned int id, size_t len)
 {
-	unsigned long old, begin, end;
+	unsigned long old, end;
 	struct lrb_wbuf *w;
+	int lsize;
 	bool nmi_ok;
 	size_t hlen;
 	u64 ts;
 
-	if (unlikely(id > LRB_EVENT_ID_MAX))
+	lsize = lrb_len_size(chan, id, len);
+	if (unlikely(id > LRB_EVENT_ID_MAX || lsize < 0))
 		return -EINVAL;
 	nmi_ok = lrb_writer_enter(slot);
 	w = lrb_this_wbuf(chan);
@@ -628,17 +670,16 @@ static __always_inline int lrb_reserve(struct lrb_channel *chan,
 	/* One pass: a sub-buffer is open and the slot fits without ending it. */
 	old = local_read(&w->offset);
 	ts = lrb_clock(w);
-	hlen = lrb_header_len(w, ts);
-	begin = ALIGN(old, LRB_RECORD_ALIGN);
-	end = begin + hlen + len;
+	hlen = lrb_header_len(w, id, ts) + lsize;
+	end = old + hlen + len;
 	if (unlikely(!(old & w->subbuf_mask) || ((old ^ end) & ~w->subbuf_mask) ||
 		     !lrb_offset_publish(w, old, end)))
-		return __lrb_reserve_slow(w, slot, id, len);
+		return __lrb_reserve_slow(w, slot, id, len, lsize);
 	/* Near the end of the sub-buffer: get the switch's lines coming. */
 	if (unlikely(((old + LRB_PREFETCH_AHEAD) ^ (end + LRB_PREFETCH_AHEAD)) &
 		     ~w->subbuf_mask))
 		__lrb_prefetch_switch(w, old);
-	lrb_slot_fill(w, slot, id, len, begin, hlen, ts, end - old);
+	lrb_slot_fill(w, slot, id, len, old, hlen, ts, end - old);
 	return 0;
 }
 

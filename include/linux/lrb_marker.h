@@ -97,6 +97,9 @@ enum lrb_layout {
  * @start: attach a link, that is start writing into one more channel
  *	(marker: its static key; trace event: a tracepoint probe); may sleep.
  * @stop: detach a link.
+ * @fixed_len: the payload length of every record of the event in the
+ *	link's channel, before start(); -1, or NULL, if they vary. The
+ *	channel then leaves the length out of each record (2 bytes).
  * @describe: write the CTF declarations of the payload fields; NULL for
  *	a marker, which is described from @fields.
  * @describe_lttng: write them in &LRB_LAYOUT_LTTNG, from the description
@@ -124,6 +127,7 @@ struct lrb_event {
 	unsigned int id;
 	int (*start)(struct lrb_event_link *link);
 	void (*stop)(struct lrb_event_link *link);
+	long (*fixed_len)(const struct lrb_event_link *link);
 	int (*describe)(struct lrb_event *ev, struct seq_buf *s);
 	int (*describe_lttng)(struct lrb_event *ev, struct seq_buf *s);
 	void (*print)(struct lrb_event *ev, struct seq_buf *s,

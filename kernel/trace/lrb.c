@@ -248,8 +248,10 @@ static u64 lrb_committed(struct lrb_cpu_buf *buf)
 
 /* The trace format is user-space ABI: one layout on every architecture. */
 static_assert(sizeof(struct lrb_packet_header) == 72);
-static_assert(sizeof(struct lrb_record_header) == 8);
-static_assert(sizeof(struct lrb_record_header_ext) == 16);
+static_assert(sizeof(struct lrb_record_header_ext) == 13);
+static_assert(LRB_HEADER_SIZE + LRB_LEN_SIZE <
+	      sizeof(struct lrb_record_header_ext));
+static_assert(LRB_ID_EXTENDED == (1 << LRB_ID_BITS) - 1);
 
 /* Sub-buffers lrb_get_subbuf() tries before it gives up for the call. */
 #define LRB_GET_TRIES	8
@@ -297,8 +299,7 @@ static bool lrb_header_ok(const struct lrb_channel *chan, unsigned long pos,
  */
 static bool lrb_records_ok(size_t content, unsigned long records)
 {
-	return records <= (content - LRB_PHDR_SIZE) /
-			  sizeof(struct lrb_record_header) &&
+	return records <= (content - LRB_PHDR_SIZE) / LRB_HEADER_SIZE &&
 	       !records == (content == LRB_PHDR_SIZE);
 }
 
@@ -324,37 +325,47 @@ struct lrb_rec_view {
 	u32 len;
 	size_t hlen;
 	bool ext;
-	u64 ts;		/* full if ext, else the low 32 bits */
+	u64 ts;		/* full if ext, else the low LRB_TS_BITS */
 };
 
 /*
  * Decode the record at @off of a sub-buffer whose records end at @content
- * (@off < @content). Each field is read once, and nothing may cross
- * @content: in overwrite mode the bytes may be changing under a reader.
- * Returns the record's size, header and payload, or 0 if it is malformed.
+ * (@off < @content), with the fixed lengths @lens of its channel. Each
+ * byte is read once, and nothing may cross @content: in overwrite mode
+ * the bytes may be changing under a reader. Returns the record's size,
+ * header and payload, or 0 if it is malformed.
  */
 static size_t lrb_record_parse(const void *sub, size_t off, size_t content,
-			       struct lrb_rec_view *v)
+			       const u8 *lens, struct lrb_rec_view *v)
 {
-	const struct lrb_record_header *rh = sub + off;
 	const struct lrb_record_header_ext *rx = sub + off;
 	size_t room = content - off;
+	unsigned int fixed = 0;
+	u32 word;
 
-	if (room < sizeof(*rh))
+	if (room < LRB_HEADER_SIZE)
 		return 0;
-	v->id = READ_ONCE(rh->id);
+	word = get_unaligned((const u32 *)(sub + off));
+	v->id = LRB_HEADER_ID(word);
 	v->ext = v->id == LRB_ID_EXTENDED;
-	if (!v->ext) {
-		v->hlen = sizeof(*rh);
-		v->len = READ_ONCE(rh->len);
-		v->ts = READ_ONCE(rh->ts_low);
-	} else {
-		if (room < sizeof(*rx))
-			return 0;
+	v->hlen = LRB_HEADER_SIZE;
+	v->ts = LRB_HEADER_TS(word);
+	if (v->ext) {
 		v->hlen = sizeof(*rx);
-		v->id = READ_ONCE(rx->id);
-		v->len = READ_ONCE(rx->len);
-		v->ts = READ_ONCE(rx->ts);
+		if (room < v->hlen)
+			return 0;
+		v->id = get_unaligned(&rx->id);
+		v->ts = get_unaligned(&rx->ts);
+	}
+	if (v->id < LRB_ID_EXTENDED)
+		fixed = READ_ONCE(lens[v->id]);
+	if (fixed) {
+		v->len = fixed - 1;
+	} else {
+		if (room - v->hlen < LRB_LEN_SIZE)
+			return 0;
+		v->len = get_unaligned((const u16 *)(sub + off + v->hlen));
+		v->hlen += LRB_LEN_SIZE;
 	}
 	if (v->len > room - v->hlen)
 		return 0;
@@ -643,11 +654,54 @@ static int lrb_reserve_switch(struct lrb_cpu_buf *buf, struct lrb_pos *p,
 }
 
 /**
+ * lrb_set_record_len() - fix the payload length of an event's records
+ * @chan: the channel.
+ * @id: event id, below LRB_ID_EXTENDED (the ids of compact headers).
+ * @len: payload bytes of every record of @id, at most U8_MAX - 1.
+ *
+ * From now on, for the channel's life, the records of @id have @len bytes
+ * of payload and no length word: 2 bytes less each. Call it before the
+ * first record of @id, and not at once with another call for @id: a
+ * reader applies the length to every record of @id. lrb_reserve() refuses
+ * another length for @id.
+ *
+ * Return: 0 (@id had no fixed length, or had @len); -EINVAL if @id or @len
+ * is out of range or @id has another fixed length.
+ */
+int lrb_set_record_len(struct lrb_channel *chan, unsigned int id,
+		       size_t len)
+{
+	if (id >= LRB_ID_EXTENDED || len >= U8_MAX)
+		return -EINVAL;
+	if (!chan->head.lens[id])
+		WRITE_ONCE(chan->head.lens[id], len + 1);
+	return chan->head.lens[id] == len + 1 ? 0 : -EINVAL;
+}
+EXPORT_SYMBOL_GPL(lrb_set_record_len);
+
+/**
+ * lrb_record_len() - the fixed payload length of an event's records
+ * @chan: the channel.
+ * @id: event id.
+ *
+ * Return: what lrb_set_record_len() fixed for @id, or -1 when the records
+ * of @id carry their length.
+ */
+int lrb_record_len(const struct lrb_channel *chan, unsigned int id)
+{
+	if (id >= LRB_ID_EXTENDED)
+		return -1;
+	return (int)READ_ONCE(chan->head.lens[id]) - 1;
+}
+EXPORT_SYMBOL_GPL(lrb_record_len);
+
+/**
  * __lrb_reserve_slow() - all of lrb_reserve() but its common case
  * @w: the write side of this CPU's buffer.
  * @slot: filled in, as by lrb_reserve().
  * @id: event id, at most LRB_EVENT_ID_MAX.
  * @len: payload bytes, at most LRB_RECORD_LEN_MAX.
+ * @lsize: bytes of the record's length word, 0 or LRB_LEN_SIZE.
  *
  * Called by lrb_reserve() (lrb.h) with the nesting count raised when the
  * slot opens, ends or does not fit in a sub-buffer, or a nested writer
@@ -656,7 +710,7 @@ static int lrb_reserve_switch(struct lrb_cpu_buf *buf, struct lrb_pos *p,
  * Return: as lrb_reserve().
  */
 int __lrb_reserve_slow(struct lrb_wbuf *w, struct lrb_slot *slot,
-		       unsigned int id, size_t len)
+		       unsigned int id, size_t len, size_t lsize)
 {
 	struct lrb_cpu_buf *buf = container_of(w, struct lrb_cpu_buf, w);
 	struct lrb_channel *chan = buf->chan;
@@ -667,9 +721,9 @@ int __lrb_reserve_slow(struct lrb_wbuf *w, struct lrb_slot *slot,
 	for (;;) {
 		p.old = local_read(&w->offset);
 		p.ts = lrb_clock(w);
-		p.hlen = lrb_header_len(w, p.ts);
+		p.hlen = lrb_header_len(w, id, p.ts) + lsize;
 		size = p.hlen + len;
-		p.begin = ALIGN(p.old, LRB_RECORD_ALIGN);
+		p.begin = p.old;
 		p.end = p.begin + size;
 		p.switch_out = false;
 		p.switch_in = false;
@@ -854,6 +908,7 @@ static u64 lrb_last_ts(struct lrb_cpu_buf *buf, unsigned long pos)
 	struct lrb_subbuf sb = {
 		.data = lrb_pos_addr(buf, pos & ~buf->chan->subbuf_mask),
 		.content_size = pos & buf->chan->subbuf_mask,
+		.lens = buf->chan->head.lens,
 	};
 	struct lrb_record_iter it = {};
 	struct lrb_record rec;
@@ -1129,6 +1184,7 @@ retry:
 		goto retry;
 	}
 	sb->data = ph;
+	sb->lens = chan->head.lens;
 	sb->content_size = content;
 	sb->padded_size = lrb_packet_size(chan, content);
 	sb->records = n;
@@ -1363,6 +1419,7 @@ int lrb_snapshot_get(struct lrb_channel *chan, int cpu, u64 pos,
 	if (seq << chan->subbuf_order != pos)
 		return -ESTALE;
 	sb->data = ph;
+	sb->lens = chan->head.lens;
 	sb->content_size = content;
 	sb->padded_size = lrb_packet_size(chan, content);
 	sb->records = 0;
@@ -1433,20 +1490,21 @@ bool lrb_record_next(const struct lrb_subbuf *sb, struct lrb_record_iter *it,
 	}
 	if (it->offset >= sb->content_size)
 		return false;
-	size = lrb_record_parse(sb->data, it->offset, sb->content_size, &v);
+	size = lrb_record_parse(sb->data, it->offset, sb->content_size,
+				sb->lens, &v);
 	if (!size)
 		return false;
 	if (!v.ext) {
-		v.ts |= it->ts & ~(u64)U32_MAX;
+		v.ts |= it->ts & ~(u64)LRB_TS_MASK;
 		if (v.ts < it->ts)
-			v.ts += 1ULL << 32;
+			v.ts += 1ULL << LRB_TS_BITS;
 	}
 	rec->id = v.id;
 	rec->len = v.len;
 	rec->ts = v.ts;
 	rec->data = sb->data + it->offset + v.hlen;
 	it->ts = v.ts;
-	it->offset = ALIGN(it->offset + size, LRB_RECORD_ALIGN);
+	it->offset += size;
 	return true;
 }
 EXPORT_SYMBOL_GPL(lrb_record_next);
@@ -1634,6 +1692,7 @@ static bool lrb_dump_view(struct lrb_cpu_buf *buf, unsigned long pos,
 			   READ_ONCE(ph->packet_seq_num), content))
 		return false;
 	d->sb.data = ph;
+	d->sb.lens = chan->head.lens;
 	d->sb.content_size = content;
 	d->sb.padded_size = lrb_packet_size(chan, content);
 	d->sb.records = 0;

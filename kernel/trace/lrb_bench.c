@@ -287,6 +287,16 @@ static void drain(struct bench_ctx *c, int cpu)
 		;
 }
 
+/*
+ * Each payload length its own id, whose length is fixed as a trace
+ * event's is (lrb_set_record_len()); 256 bytes cannot be, and keep their
+ * length word.
+ */
+static unsigned int bench_id(size_t len)
+{
+	return ilog2(len);
+}
+
 static void write_batch(struct bench_ctx *c, enum target t, size_t len)
 {
 	struct ring_buffer_event *ev;
@@ -296,7 +306,7 @@ static void write_batch(struct bench_ctx *c, enum target t, size_t len)
 	switch (t) {
 	case T_LRB:
 		for (i = 0; i < BATCH; i++) {
-			if (lrb_reserve(c->lrb, &slot, 1, len))
+			if (lrb_reserve(c->lrb, &slot, bench_id(len), len))
 				continue;
 			lrb_write(&slot, 0, payload, len);
 			lrb_commit(&slot);
@@ -385,6 +395,8 @@ static void bench_writes(void)
 		goto out;
 	}
 	ring_buffer_set_clock(c.rb, local_clock);
+	for (l = 0; l < ARRAY_SIZE(lens); l++)
+		lrb_set_record_len(c.lrb, bench_id(lens[l]), lens[l]);
 	pr_info("table 2: write cost per event, ns (min median max over %d reps of %d events); clock local_clock() under all three; %s\n",
 		reps, batches * BATCH, IS_ENABLED(CONFIG_LRB_SYNC_LOCAL) ?
 		"LRB_SYNC_LOCAL" : "LRB_SYNC_IRQOFF");
@@ -601,7 +613,8 @@ static void bench_reader(void)
 		u64 bytes = 0, content = 0, t0, t;
 
 		cpu = get_cpu();
-		for (i = 0; i < SUBBUF * NSUBBUF / 24; i++)
+		for (i = 0; i < SUBBUF * NSUBBUF /
+			    (LRB_HEADER_SIZE + LRB_LEN_SIZE + 16); i++)
 			lrb_write_record(chan, 1, payload, 16);
 		put_cpu();
 		lrb_flush(chan, cpu);
@@ -625,6 +638,69 @@ static void bench_reader(void)
 	pr_mmm("payload drained", summarize(v, reps), "MB/s");
 	pr_mmm("packets drained (headers included)", summarize(vc, reps), "MB/s");
 	lrb_channel_destroy(chan);
+}
+
+/* Events of @len bytes written on this CPU until @chan refuses one. */
+static unsigned long fill_lrb(struct lrb_channel *chan, unsigned int id,
+			      size_t len)
+{
+	unsigned long n = 0;
+
+	while (!lrb_write_record(chan, id, payload, len))
+		n++;
+	return n;
+}
+
+/*
+ * How many 8-byte events one CPU's 1 MiB holds: LRB's in 64 sub-buffers of
+ * 16 KiB (lrb-record's default), with and without a fixed length; the
+ * ftrace ring buffer's in 256 pages, each with a 16-byte header
+ * (BUF_PAGE_HDR_SIZE, private to ring_buffer.c), and the reader page it
+ * adds.
+ */
+#define RB_PAGE_DATA	(PAGE_SIZE - 16)
+
+static void bench_capacity(void)
+{
+	struct lrb_config cfg = {
+		.subbuf_size = 16384,
+		.num_subbufs = 64,
+		.mode = LRB_MODE_DISCARD,
+	};
+	unsigned long fixed = 0, sized = 0, ftrace = 0;
+	struct lrb_channel *chan;
+	struct trace_buffer *rb;
+	int cpu;
+
+	chan = lrb_channel_create(&cfg);
+	rb = ring_buffer_alloc(256 * RB_PAGE_DATA, 0);
+	if (IS_ERR(chan) || !rb) {
+		pr_err("table 2b: setup failed\n");
+		goto out;
+	}
+	cpu = get_cpu();
+	lrb_set_record_len(chan, 2, 8);
+	fixed = fill_lrb(chan, 2, 8);
+	put_cpu();
+	lrb_channel_destroy(chan);
+	chan = lrb_channel_create(&cfg);
+	if (IS_ERR(chan))
+		goto out;
+	cpu = get_cpu();
+	sized = fill_lrb(chan, 3, 8);
+	while (!ring_buffer_write(rb, 8, payload))
+		ftrace++;
+	pr_info("table 2b: 8-byte events one CPU's 1 MiB holds (ftrace: %lu pages)\n",
+		ring_buffer_size(rb, cpu) / RB_PAGE_DATA);
+	put_cpu();
+	pr_info(" lrb, fixed length          %lu\n", fixed);
+	pr_info(" lrb, with its length word  %lu\n", sized);
+	pr_info(" ftrace ring buffer         %lu\n", ftrace);
+out:
+	if (rb)
+		ring_buffer_free(rb);
+	if (!IS_ERR(chan))
+		lrb_channel_destroy(chan);
 }
 
 /* ---- 5. a trace event: LRB's generated probe against ftrace's ---- */
@@ -898,11 +974,11 @@ static void time_each_write(struct lrb_channel *chan, unsigned long n,
 		}
 		c = bench_cycles() - c0;
 		/*
-		 * The same sub-buffer: the record after a compact header (16
-		 * bytes on), an extended one (24: the clock jumped), or none
-		 * (refused).
+		 * The same sub-buffer: the record after a compact header and
+		 * its length (14 bytes on), an extended one (23: the clock
+		 * jumped), or none (refused).
 		 */
-		if (slot.data == prev + 16 || slot.data == prev + 24 ||
+		if (slot.data == prev + 14 || slot.data == prev + 23 ||
 		    slot.data == prev) {
 			w->other_max = max(w->other_max, c);
 			prev = slot.data;
@@ -915,12 +991,12 @@ static void time_each_write(struct lrb_channel *chan, unsigned long n,
 		/*
 		 * The sub-buffers are contiguous: after a lap, we know them
 		 * all, and after the last comes the first. An extended header
-		 * (the clock's bits above 32 changed) puts cur, or lo, 8 bytes
+		 * (the clock's bits above 27 changed) puts cur, or lo, 9 bytes
 		 * on: testing where next's sub-buffer would end keeps next in
 		 * the buffer either way, at worst warming the first sub-buffer
 		 * where the last comes next.
 		 */
-		cur = slot.data - sizeof(struct lrb_record_header) -
+		cur = slot.data - LRB_HEADER_SIZE - LRB_LEN_SIZE -
 		      sizeof(struct lrb_packet_header);
 		if (!lo || cur < lo)
 			lo = cur;
@@ -1458,6 +1534,7 @@ static int __init lrb_bench_init(void)
 		reps);
 	bench_primitives();
 	bench_writes();
+	bench_capacity();
 	bench_markers();
 	bench_reader();
 	bench_trace_event();

@@ -117,8 +117,12 @@ static void lrb_events_sync(void)
  * @s: where the declaration goes.
  * @name: the field name, as readers show it.
  * @bits: size in bits.
- * @align: alignment in bits.
+ * @align: alignment in bits of the field in the layout it comes from.
  * @flags: LRB_TSDL_* flags.
+ *
+ * Records are packed byte to byte and start anywhere, so every field is
+ * declared byte-aligned whatever @align says, and a gap before a field
+ * is the caller's to declare.
  * @suffix: "" for a scalar, "[N]" for an array, "[_LENGTH_FIELD]" for a
  *	sequence (the length field's TSDL name).
  */
@@ -126,8 +130,8 @@ void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
 		      unsigned int align, unsigned int flags,
 		      const char *suffix)
 {
-	seq_buf_printf(s, "\t\tinteger { size = %u; align = %u; signed = %s;%s%s } _%s%s;",
-		       bits, align, str_true_false(flags & LRB_TSDL_SIGNED),
+	seq_buf_printf(s, "\t\tinteger { size = %u; align = 8; signed = %s;%s%s } _%s%s;",
+		       bits, str_true_false(flags & LRB_TSDL_SIGNED),
 		       flags & LRB_TSDL_HEX ? " base = 16;" : "",
 		       flags & LRB_TSDL_TEXT ? " encoding = UTF8;" : "",
 		       name, suffix);
@@ -141,15 +145,17 @@ void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
  * @s: where the declaration goes.
  * @name: the field name, as readers show it.
  * @bits: size in bits.
- * @align: alignment in bits.
+ * @align: alignment in bits of the field in its layout (byte-aligned
+ *	in the record, as lrb_tsdl_integer() declares fields).
  * @flags: LRB_TSDL_SIGNED or 0.
  * @mappings: the enumerators: "LABEL" = VALUE, ...
  */
 void lrb_tsdl_enum(struct seq_buf *s, const char *name, unsigned int bits,
 		   unsigned int align, unsigned int flags, const char *mappings)
 {
-	seq_buf_printf(s, "\t\tenum : integer { size = %u; align = %u; signed = %s; }",
-		       bits, align, str_true_false(flags & LRB_TSDL_SIGNED));
+	/* Byte-aligned, as lrb_tsdl_integer() declares integers. */
+	seq_buf_printf(s, "\t\tenum : integer { size = %u; align = 8; signed = %s; }",
+		       bits, str_true_false(flags & LRB_TSDL_SIGNED));
 	seq_buf_printf(s, " { %s } _%s;\n", mappings, name);
 }
 
@@ -271,12 +277,29 @@ static struct lrb_event_link *lrb_link_find(struct lrb_events_owner *o,
 	return NULL;
 }
 
+/*
+ * The payload of every record of @l's event in @l's channel has the same
+ * length: let its records leave it out if their id can (a compact one,
+ * up to 254 bytes). An id that has another length already is a bug.
+ */
+static int lrb_link_fix_len(struct lrb_event_link *l)
+{
+	long len = l->ev->fixed_len ? l->ev->fixed_len(l) : -1;
+
+	if (len < 0 || len >= U8_MAX || l->id >= LRB_ID_EXTENDED)
+		return 0;
+	return WARN_ON_ONCE(lrb_set_record_len(l->chan, l->id, len));
+}
+
 static int lrb_link_start(struct lrb_event_link *l, struct lrb_channel *chan)
 {
 	int ret;
 
 	l->chan = chan;
 	l->common = lrb_events_common(l->owner);
+	ret = lrb_link_fix_len(l);
+	if (ret)
+		return ret;
 	/*
 	 * Attach first, publish after: a link that failed to start was never
 	 * seen by a writer, and its caller may free it at once.
@@ -1449,23 +1472,38 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 	mutex_unlock(&lrb_events_mutex);
 }
 
-static void lrb_tsdl_event(struct seq_file *m, const char *name,
-			   unsigned int id, const char *fields)
+/*
+ * An event of the metadata of @chan: a record of it has the fixed length
+ * the channel gave its id, which a comment says, or begins with its length,
+ * the event's context.
+ */
+static void lrb_tsdl_event(struct seq_file *m, const struct lrb_channel *chan,
+			   const char *name, unsigned int id,
+			   const char *fields)
 {
-	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
-		   "\tfields := struct {\n%s\t};\n};\n\n", name, id, fields);
+	int len = lrb_record_len(chan, id);
+
+	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n",
+		   name, id);
+	if (len >= 0)
+		seq_printf(m, "\t" LRB_FIXED_LEN_TSDL "%d */\n", len);
+	else
+		seq_puts(m, "\tcontext := struct {\n\t\tuint16_t _length;\n\t};\n");
+	seq_printf(m, "\tfields := struct {\n%s\t};\n};\n\n", fields);
 }
 
 /**
  * lrb_events_metadata() - print the CTF description of an owner's events
  * @m: the metadata file.
  * @o: the channel's owner.
+ * @chan: the channel's buffers, which say what lengths are fixed.
  *
  * The events, registered or retired, that @o selected since it was made:
  * a trace holds records only of those, and a reader that reads the file
  * after the last "enable" finds every one described.
  */
-void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o)
+void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o,
+			 const struct lrb_channel *chan)
 {
 	struct lrb_events_retired *r;
 	struct lrb_event *ev;
@@ -1473,11 +1511,11 @@ void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o)
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
 		if (xa_load(&o->described, ev->id))
-			lrb_tsdl_event(m, ev->name, lrb_owner_id(o, ev->id),
+			lrb_tsdl_event(m, chan, ev->name, lrb_owner_id(o, ev->id),
 				       lrb_tsdl_fields(o, ev->tsdl));
 	list_for_each_entry(r, &lrb_events_retired, list)
 		if (xa_load(&o->described, r->id))
-			lrb_tsdl_event(m, r->name, lrb_owner_id(o, r->id),
+			lrb_tsdl_event(m, chan, r->name, lrb_owner_id(o, r->id),
 				       lrb_tsdl_fields(o, r->tsdl));
 	mutex_unlock(&lrb_events_mutex);
 }
@@ -1487,12 +1525,14 @@ void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o)
  *	events in the LTTng layout
  * @m: the metadata file.
  * @o: the channel's owner.
+ * @chan: the channel's buffers, which say what lengths are fixed.
  *
  * The events of lrb_events_metadata(), with their LTTng names and fields
  * where they have them.
  */
 void lrb_events_metadata_lttng(struct seq_file *m,
-			       struct lrb_events_owner *o)
+			       struct lrb_events_owner *o,
+			       const struct lrb_channel *chan)
 {
 	struct lrb_events_retired *r;
 	struct lrb_event *ev;
@@ -1500,12 +1540,12 @@ void lrb_events_metadata_lttng(struct seq_file *m,
 	mutex_lock(&lrb_events_mutex);
 	list_for_each_entry(ev, &lrb_events, list)
 		if (xa_load(&o->described, ev->id))
-			lrb_tsdl_event(m, lrb_event_lttng_name(ev),
+			lrb_tsdl_event(m, chan, lrb_event_lttng_name(ev),
 				       lrb_owner_id(o, ev->id),
 				       lrb_event_lttng_tsdl(ev));
 	list_for_each_entry(r, &lrb_events_retired, list)
 		if (xa_load(&o->described, r->id))
-			lrb_tsdl_event(m, r->lttng_name ?: r->name,
+			lrb_tsdl_event(m, chan, r->lttng_name ?: r->name,
 				       lrb_owner_id(o, r->id),
 				       r->lttng_tsdl ?: r->tsdl);
 	mutex_unlock(&lrb_events_mutex);
@@ -1746,6 +1786,21 @@ static void lrb_marker_stop(struct lrb_event_link *l)
 	static_branch_dec(&container_of(l->ev, struct lrb_marker, ev)->key);
 }
 
+/* A marker without a string field writes records of one length. */
+static long lrb_marker_fixed_len(const struct lrb_event_link *l)
+{
+	const struct lrb_event *ev = l->ev;
+	unsigned int i;
+	long len = 0;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		if (ev->fields[i].type == LRB_FIELD_STRING)
+			return -1;
+		len += lrb_field_size(&ev->fields[i], 0);
+	}
+	return len;
+}
+
 static void lrb_markers_add(struct lrb_marker *start, struct lrb_marker *end)
 {
 	struct lrb_marker *m;
@@ -1754,6 +1809,7 @@ static void lrb_markers_add(struct lrb_marker *start, struct lrb_marker *end)
 	for (m = start; m < end; m++) {
 		m->ev.start = lrb_marker_start;
 		m->ev.stop = lrb_marker_stop;
+		m->ev.fixed_len = lrb_marker_fixed_len;
 		ret = lrb_event_register(&m->ev);
 		if (ret) {
 			m->ev.id = 0;

@@ -223,11 +223,13 @@ void lrb_lttng_rwbs(char *rwbs);
  * @describe: declare the record's fields.
  * @probe: the tracepoint probe that writes the record, run with the link
  *	as its data as the LRB stage's probe is.
+ * @entry_len: the length of every entry it writes, or 0 if they vary.
  */
 struct lrb_lttng_record {
 	const char *name;
 	int (*describe)(struct seq_buf *s);
 	void *probe;
+	unsigned int entry_len;
 };
 
 const struct lrb_lttng_record *lrb_lttng_record(const char *event);
@@ -266,9 +268,11 @@ int lrb_events_filter(struct lrb_events_owner *o, char *cmd);
 void lrb_events_filters_show(struct seq_file *m, struct lrb_events_owner *o);
 u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu);
 void lrb_events_set_ignore(struct lrb_events_owner *o, bool __percpu *ignore);
-void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o);
+void lrb_events_metadata(struct seq_file *m, struct lrb_events_owner *o,
+			 const struct lrb_channel *chan);
 void lrb_events_metadata_lttng(struct seq_file *m,
-			       struct lrb_events_owner *o);
+			       struct lrb_events_owner *o,
+			       const struct lrb_channel *chan);
 void lrb_events_print(struct seq_buf *s, struct lrb_events_owner *o,
 		      unsigned int id, const void *data, size_t len);
 void lrb_print_int(struct seq_buf *s, const void *p, unsigned int size,
@@ -310,9 +314,13 @@ static inline u64 lrb_events_filtered(struct lrb_events_owner *o, int cpu)
 }
 
 static inline void lrb_events_metadata(struct seq_file *m,
-				       struct lrb_events_owner *o) { }
+				       struct lrb_events_owner *o,
+				       const struct lrb_channel *chan) { }
 static inline void lrb_events_metadata_lttng(struct seq_file *m,
-					     struct lrb_events_owner *o) { }
+					     struct lrb_events_owner *o,
+					     const struct lrb_channel *chan)
+{
+}
 static inline void lrb_events_print(struct seq_buf *s,
 				    struct lrb_events_owner *o,
 				    unsigned int id, const void *data,

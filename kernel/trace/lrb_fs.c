@@ -1119,17 +1119,18 @@ static void lrb_fs_metadata_clock(struct seq_file *m, struct lrb_fs_chan *fc)
 	seq_printf(m, "\tfreq = 1000000000;\n\tprecision = 1;\n"
 		   "\toffset_s = %lld;\n\toffset = %d;\n\tabsolute = true;\n};\n\n",
 		   secs, ns);
-	seq_printf(m, "typealias integer { size = 32; align = 8; signed = false; map = clock.lrb_%s.value; } := uint32_clock_t;\n",
+	seq_printf(m, "typealias integer { size = 27; align = 1; signed = false; map = clock.lrb_%s.value; } := uint27_clock_t;\n",
 		   name);
 	seq_printf(m, "typealias integer { size = 64; align = 8; signed = false; map = clock.lrb_%s.value; } := uint64_clock_t;\n\n",
 		   name);
 }
 
 /*
- * The record header: the 16-bit len field of both forms sits where the
- * 32-bit alignment of the variant skips it (readers need not decode it).
+ * The record header, LTTng's compact one: the 5-bit id and 27 bits of
+ * timestamp, or 31 and the extended struct, byte-aligned.
  */
 static const char lrb_fs_metadata_stream[] =
+	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n\n"
 	"stream {\n"
 	"\tid = 0;\n"
 	"\tpacket.context := struct {\n"
@@ -1143,17 +1144,17 @@ static const char lrb_fs_metadata_stream[] =
 	"\t\tuint32_t reserved;\n"
 	"\t};\n"
 	"\tevent.header := struct {\n"
-	"\t\tenum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
+	"\t\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
 	"\t\tvariant <id> {\n"
 	"\t\t\tstruct {\n"
-	"\t\t\t\tuint32_clock_t timestamp;\n"
-	"\t\t\t} align(32) compact;\n"
+	"\t\t\t\tuint27_clock_t timestamp;\n"
+	"\t\t\t} compact;\n"
 	"\t\t\tstruct {\n"
 	"\t\t\t\tuint32_t id;\n"
 	"\t\t\t\tuint64_clock_t timestamp;\n"
-	"\t\t\t} align(32) extended;\n"
+	"\t\t\t} extended;\n"
 	"\t\t} v;\n"
-	"\t} align(64);\n"
+	"\t} align(8);\n"
 	"};\n\n";
 
 /*
@@ -1194,12 +1195,16 @@ static int lrb_fs_metadata_show(struct seq_file *m, void *v)
 	mutex_unlock(&lrb_fs_mutex);
 	seq_puts(m, lrb_fs_metadata_stream);
 	seq_printf(m, "event {\n\tname = \"annotation\";\n\tid = %u;\n\tstream_id = 0;\n"
+		   "\tcontext := struct {\n\t\tuint16_t _length;\n\t};\n"
 		   "\tfields := struct {\n\t\tstring text;\n\t};\n};\n\n",
 		   LRB_FS_EVENT_ANNOTATION);
+	/* The buffers, which a change of settings replaces, say the lengths. */
+	mutex_lock(&lrb_fs_mutex);
 	if (lttng)
-		lrb_events_metadata_lttng(m, &fc->events);
+		lrb_events_metadata_lttng(m, &fc->events, fc->chan);
 	else
-		lrb_events_metadata(m, &fc->events);
+		lrb_events_metadata(m, &fc->events, fc->chan);
+	mutex_unlock(&lrb_fs_mutex);
 	return 0;
 }
 
@@ -1592,7 +1597,7 @@ static int lrb_fs_function_files(struct lrb_fs_chan *fc)
 static size_t lrb_fs_annotation_max(size_t subbuf_size)
 {
 	size_t room = subbuf_size - sizeof(struct lrb_packet_header) -
-		      sizeof(struct lrb_record_header_ext);
+		      sizeof(struct lrb_record_header_ext) - LRB_LEN_SIZE;
 
 	/* Text bytes, without the terminating NUL the record carries. */
 	return min_t(size_t, room, LRB_FS_ANNOTATION_MAX) - 1;

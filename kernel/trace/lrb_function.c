@@ -342,6 +342,20 @@ static void lrb_fn_stop(struct lrb_event_link *l)
 	WRITE_ONCE(fn->fn, NULL);
 }
 
+/* Each event of the function tracer has entries of one length. */
+static long lrb_fn_fixed_len(const struct lrb_event_link *l)
+{
+	size_t len = sizeof(struct ftrace_entry);
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	if (l->ev->start == lrb_fn_entry_start)
+		len = sizeof(struct ftrace_graph_ent_entry);
+	else if (l->ev->start == lrb_fn_exit_start)
+		len = LRB_FN_GRAPH_RET_SIZE;
+#endif
+	return l->common ? len : len - sizeof(struct trace_entry);
+}
+
 /**
  * lrb_fn_init() - make a function tracer event recordable
  * @call: one of ftrace's events.
@@ -368,6 +382,7 @@ bool lrb_fn_init(struct trace_event_call *call, struct lrb_event *ev)
 	} else {
 		return false;
 	}
+	ev->fixed_len = lrb_fn_fixed_len;
 	ev->filter_new = NULL;
 	ev->filter_free = NULL;
 	ev->by_name = true;

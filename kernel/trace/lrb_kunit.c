@@ -5,8 +5,9 @@
  * Each test pins itself to the CPU it starts on and drives the timestamp
  * clock by hand, so record positions and timestamps are exact. The
  * sub-buffer geometry the tests rely on (256-byte sub-buffers): a 72-byte
- * packet header leaves 184 bytes, room for eleven 16-byte records (8-byte
- * compact header and 8-byte payload) and 8 bytes of padding.
+ * packet header leaves 184 bytes, room for thirteen 14-byte records (4-byte
+ * compact header, 2-byte length and 8-byte payload) and 2 bytes of
+ * padding.
  */
 
 #include <kunit/test.h>
@@ -23,8 +24,11 @@
 
 #define SB_SIZE		256UL
 #define PHDR		sizeof(struct lrb_packet_header)
-#define REC8		16UL	/* a record with an 8-byte payload */
-#define PER_SB		((SB_SIZE - PHDR) / REC8)	/* 11 */
+/* A record with an 8-byte payload: compact header, length word, payload. */
+#define REC8		(LRB_HEADER_SIZE + LRB_LEN_SIZE + 8UL)
+#define PER_SB		((SB_SIZE - PHDR) / REC8)	/* 13 */
+/* Records that fill nine sub-buffers and open the tenth. */
+#define WRAP_RECS	(9 * PER_SB + 1)
 
 static u64 lrb_test_now;
 
@@ -95,6 +99,18 @@ static unsigned int write_seq(struct lrb_channel *chan, u64 first,
 	for (i = 0; i < n; i++)
 		ok += write_u64(chan, 1, first + i) == 0;
 	return ok;
+}
+
+/*
+ * Fill the rest of the sub-buffer that @n records of REC8 bytes began with
+ * one record, which closes it.
+ */
+static int write_rest(struct lrb_channel *chan, unsigned int n)
+{
+	static const u8 payload[SB_SIZE];
+
+	return lrb_write_record(chan, 2, payload, SB_SIZE - PHDR - n * REC8 -
+				LRB_HEADER_SIZE - LRB_LEN_SIZE);
 }
 
 static u64 rec_u64(const struct lrb_record *rec)
@@ -248,26 +264,41 @@ static void lrb_test_small_event_cost(struct kunit *test)
 	struct lrb_record_iter it = {};
 	struct lrb_record rec;
 	struct lrb_subbuf sb;
+	static const size_t lens[] = { 0, 4, 8, 0, 4 };
+	struct lrb_stats st;
 	u32 v = 7;
 	int n = 0;
 
+	/* Ids 2 and 3 have fixed lengths, 4 and 0 bytes; id 1 has none. */
+	KUNIT_ASSERT_EQ(test, lrb_set_record_len(chan, 2, sizeof(v)), 0);
+	KUNIT_ASSERT_EQ(test, lrb_set_record_len(chan, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, lrb_record_len(chan, 2), (int)sizeof(v));
+	KUNIT_EXPECT_EQ(test, lrb_record_len(chan, 1), -1);
 	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 1, &v, 0), 0);
 	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 1, &v, sizeof(v)), 0);
 	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 9), 0);
+	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 3, &v, 0), 0);
 	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 2, &v, sizeof(v)), 0);
+	/* Another length for a fixed id: refused, not counted. */
+	KUNIT_EXPECT_EQ(test, write_u64(chan, 2, 9), -EINVAL);
 	lrb_flush(chan, ctx->cpu);
 	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
 	/*
-	 * 8 bytes for an empty event, 16 for 4- and 8-byte payloads; the
-	 * last record is not padded, so the content ends at its payload.
+	 * A 4-byte header, then a 2-byte length but for the fixed ids: 6
+	 * bytes for an empty event, 10 and 14 for 4- and 8-byte payloads,
+	 * 4 and 8 with fixed lengths. Nothing is padded, so the content
+	 * ends at the last payload.
 	 */
-	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + 8 + 16 + 16 + 12);
-	KUNIT_EXPECT_EQ(test, sb.records, 4UL);
-	while (lrb_record_next(&sb, &it, &rec))
-		n++;
-	KUNIT_EXPECT_EQ(test, n, 4);
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + 6 + 10 + 14 + 4 + 8);
+	KUNIT_EXPECT_EQ(test, sb.records, 5UL);
+	while (n < (int)ARRAY_SIZE(lens) && lrb_record_next(&sb, &it, &rec))
+		KUNIT_EXPECT_EQ(test, rec.len, lens[n++]);
+	KUNIT_EXPECT_FALSE(test, lrb_record_next(&sb, &it, &rec));
+	KUNIT_EXPECT_EQ(test, n, 5);
 	KUNIT_EXPECT_EQ(test, rec.id, 2U);
 	KUNIT_EXPECT_EQ(test, *(u32 *)rec.data, v);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 5ULL);
 	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
 }
 
@@ -277,14 +308,14 @@ static void lrb_test_exact_fill(struct kunit *test)
 	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
 	struct lrb_subbuf sb;
 
-	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB), PER_SB);
-	/* 8 bytes left: a record with an empty payload fills them. */
-	KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 2, NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB - 1), PER_SB - 1);
+	/* 16 bytes left: a record with a 10-byte payload fills them. */
+	KUNIT_ASSERT_EQ(test, write_rest(chan, PER_SB - 1), 0);
 	/* Delivered without a flush. */
 	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
 	KUNIT_EXPECT_EQ(test, sb.content_size, SB_SIZE);
 	KUNIT_EXPECT_EQ(test, sb.padded_size, SB_SIZE);
-	KUNIT_EXPECT_EQ(test, sb.records, PER_SB + 1);
+	KUNIT_EXPECT_EQ(test, sb.records, PER_SB);
 	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
 	/* Nothing was opened after it. */
 	KUNIT_EXPECT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), -EAGAIN);
@@ -338,7 +369,7 @@ static void lrb_test_no_fit_pads(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ph->packet_size, SB_SIZE * 8);
 	KUNIT_EXPECT_EQ(test, sb.records, PER_SB);
 	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
-	/* The twelfth record opened the next sub-buffer. */
+	/* The fourteenth record opened the next sub-buffer. */
 	lrb_flush(chan, ctx->cpu);
 	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
 	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + REC8);
@@ -351,7 +382,7 @@ static void lrb_test_too_big(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
 	struct lrb_channel *chan = chan_new(test, SB_SIZE, 4, LRB_MODE_DISCARD);
-	size_t room = SB_SIZE - PHDR - sizeof(struct lrb_record_header);
+	size_t room = SB_SIZE - PHDR - LRB_HEADER_SIZE - LRB_LEN_SIZE;
 	/* As large as the largest write tried, though none of those is made. */
 	static u8 payload[4096];
 	struct lrb_stats st;
@@ -414,10 +445,10 @@ static void lrb_test_overwrite_wrap(struct kunit *test)
 	struct lrb_stats st;
 	u64 next;
 
-	KUNIT_EXPECT_EQ(test, write_seq(chan, 0, 100), 100U);
+	KUNIT_EXPECT_EQ(test, write_seq(chan, 0, WRAP_RECS), WRAP_RECS);
 	/*
-	 * Records 0..98 fill nine sub-buffers, record 99 opens the tenth:
-	 * six sub-buffers of eleven were reused.
+	 * The records fill nine sub-buffers, the last one opens the tenth:
+	 * six full sub-buffers were reused.
 	 */
 	lrb_stats_read(chan, ctx->cpu, &st);
 	KUNIT_EXPECT_EQ(test, st.lost[LRB_LOST_OVERWRITTEN], 6 * PER_SB);
@@ -425,8 +456,8 @@ static void lrb_test_overwrite_wrap(struct kunit *test)
 	lrb_flush(chan, ctx->cpu);
 	next = 6 * PER_SB;
 	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next),
-			100 - 6 * PER_SB);
-	KUNIT_EXPECT_EQ(test, next, 100ULL);
+			WRAP_RECS - 6 * PER_SB);
+	KUNIT_EXPECT_EQ(test, next, (u64)WRAP_RECS);
 	lrb_stats_read(chan, ctx->cpu, &st);
 	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
 }
@@ -606,8 +637,9 @@ static void lrb_test_flush_reports_losses(struct kunit *test)
 
 	/* Fill both sub-buffers exactly: each is closed, none left open. */
 	for (i = 0; i < 2; i++) {
-		KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB), PER_SB);
-		KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 2, NULL, 0), 0);
+		KUNIT_ASSERT_EQ(test, write_seq(chan, 0, PER_SB - 1),
+				PER_SB - 1);
+		KUNIT_ASSERT_EQ(test, write_rest(chan, PER_SB - 1), 0);
 	}
 	KUNIT_EXPECT_EQ(test, write_seq(chan, 0, 3), 0U);
 	/* Full: the flush has no room for a packet and writes none. */
@@ -762,7 +794,8 @@ static void lrb_test_open_slot_blocks_delivery(struct kunit *test)
 static void lrb_test_timestamps(struct kunit *test)
 {
 	static const u64 when[] = {
-		10, 10, 11, 500, (1ULL << 32) - 1, 1ULL << 32,
+		10, 10, 11, 500, (1ULL << 27) - 1, 1ULL << 27,
+		(1ULL << 27) + 5, (1ULL << 32) - 1, 1ULL << 32,
 		(1ULL << 32) + 5, 3ULL << 33, (3ULL << 33) + 1,
 	};
 	struct lrb_test_ctx *ctx = test->priv;
@@ -797,16 +830,41 @@ static void lrb_test_extended_header(struct kunit *test)
 	const size_t ext = sizeof(struct lrb_record_header_ext);
 	struct lrb_subbuf sb;
 
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	int n = 0;
+
+	KUNIT_ASSERT_EQ(test, lrb_set_record_len(chan, 5, 8), 0);
+	/* Fixed once: the same length again is no change, another one is. */
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len(chan, 5, 8), 0);
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len(chan, 5, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len(chan, 6, 255), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len(chan, LRB_ID_EXTENDED, 8),
+			-EINVAL);
 	WRITE_ONCE(lrb_test_now, 1000);
 	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 0), 0);
-	/* 5 s later: more than 2^32 ns, the long form is needed. */
-	WRITE_ONCE(lrb_test_now, 1000 + 5000000000ULL);
+	/* 1 s later: beyond the 2^27 ns of a compact header, the long form. */
+	WRITE_ONCE(lrb_test_now, 1000 + 1000000000ULL);
 	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 1), 0);
 	/* Same high bits again: compact. */
 	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 2), 0);
+	/* Long as well with a fixed length, without the length word. */
+	WRITE_ONCE(lrb_test_now, 1000 + 2000000000ULL);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 5, 3), 0);
+	/* An id above 30 has no compact header. */
+	KUNIT_ASSERT_EQ(test, write_u64(chan, LRB_ID_EXTENDED, 4), 0);
 	lrb_flush(chan, ctx->cpu);
 	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
-	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + REC8 + ext + 8 + REC8);
+	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + REC8 + ext + 2 + 8 +
+			REC8 + ext + 8 + ext + 2 + 8);
+	while (lrb_record_next(&sb, &it, &rec)) {
+		KUNIT_EXPECT_EQ(test, rec_u64(&rec), (u64)n);
+		KUNIT_EXPECT_EQ(test, rec.len, (size_t)8);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 5);
+	KUNIT_EXPECT_EQ(test, rec.id, (unsigned int)LRB_ID_EXTENDED);
+	KUNIT_EXPECT_EQ(test, rec.ts, 1000 + 2000000000ULL);
 	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
 }
 
@@ -997,6 +1055,7 @@ static void lrb_test_wakeup(struct kunit *test)
 		.num_subbufs = 2,
 		.wakeup = lrb_test_wakeup_fn,
 		.priv = ctx,
+		.clock = lrb_test_clock,
 	};
 
 	ctx->chan = lrb_channel_create(&cfg);
@@ -1163,18 +1222,18 @@ static void lrb_test_snapshot_window(struct kunit *test)
 	u64 next;
 
 	/* Nine sub-buffers filled, the tenth open: 6 to 9 hold data. */
-	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 100), 100U);
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, WRAP_RECS), WRAP_RECS);
 	KUNIT_ASSERT_EQ(test, lrb_snapshot(chan, ctx->cpu, &begin, &end), 0);
 	KUNIT_EXPECT_EQ(test, begin, 6 * SB_SIZE);
 	KUNIT_EXPECT_EQ(test, end, 10 * SB_SIZE);
 	KUNIT_EXPECT_EQ(test, snapshot_read(test, chan, begin, end, 6 * PER_SB),
-			100 - 6 * PER_SB);
+			WRAP_RECS - 6 * PER_SB);
 	/* Twice: nothing was consumed. */
 	KUNIT_EXPECT_EQ(test, snapshot_read(test, chan, begin, end, 6 * PER_SB),
-			100 - 6 * PER_SB);
+			WRAP_RECS - 6 * PER_SB);
 	next = 6 * PER_SB;
 	KUNIT_EXPECT_EQ(test, drain(test, chan, ctx->cpu, &next),
-			100 - 6 * PER_SB);
+			WRAP_RECS - 6 * PER_SB);
 	lrb_stats_read(chan, ctx->cpu, &st);
 	KUNIT_EXPECT_EQ(test, st.written, st.delivered + lost_sum(&st));
 }
@@ -1187,17 +1246,17 @@ static void lrb_test_snapshot_reused(struct kunit *test)
 	u64 begin, end;
 	struct lrb_subbuf sb;
 
-	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, 100), 100U);
+	KUNIT_ASSERT_EQ(test, write_seq(chan, 0, WRAP_RECS), WRAP_RECS);
 	KUNIT_ASSERT_EQ(test, lrb_snapshot(chan, ctx->cpu, &begin, &end), 0);
 	KUNIT_ASSERT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, begin, &sb), 0);
 	/* A writer reuses the oldest sub-buffer while it is read. */
-	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 100), 0);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, WRAP_RECS), 0);
 	KUNIT_EXPECT_EQ(test, lrb_snapshot_put(chan, ctx->cpu, &sb), -ESTALE);
 	KUNIT_EXPECT_EQ(test, lrb_snapshot_get(chan, ctx->cpu, begin, &sb),
 			-ESTALE);
 	/* The rest of the window is intact. */
 	KUNIT_EXPECT_EQ(test, snapshot_read(test, chan, begin + SB_SIZE, end,
-					    7 * PER_SB), 100 - 7 * PER_SB);
+					    7 * PER_SB), WRAP_RECS - 7 * PER_SB);
 }
 
 /*

@@ -378,7 +378,7 @@ static inline void lrb_lttng_fork_check(void)
 
 static const struct lrb_lttng_record lrb_lttng_records[] = {
 	{ "sched:sched_process_fork", lrb_lttng_fork_describe,
-	  lrb_lttng_fork_probe },
+	  lrb_lttng_fork_probe, sizeof(struct lrb_lttng_fork) },
 };
 
 /**

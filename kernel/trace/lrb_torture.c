@@ -152,7 +152,7 @@ static void torture_write(struct torture_writer *w)
 	struct torture_count *c;
 	struct lrb_slot slot;
 	size_t len;
-	int cpu, ret, i;
+	int cpu, ret, i, id;
 
 	preempt_disable();
 	cpu = smp_processor_id();
@@ -170,11 +170,13 @@ static void torture_write(struct torture_writer *w)
 	len = sizeof(*r) + r->extra;
 	if (w->ctx == CTX_TASK && !(w->seq % TOO_BIG_EVERY))
 		len = subbuf_size + 1;
+	/* Records without extra bytes have an id of fixed length. */
+	id = len == sizeof(*r) ? CTX_NR + w->ctx : w->ctx;
 
 	atomic_long_inc(&c->attempts);
 	if (w->ctx != CTX_NMI)
 		atomic_long_inc(&open_slots[cpu]);
-	ret = lrb_reserve(chan, &slot, w->ctx, len);
+	ret = lrb_reserve(chan, &slot, id, len);
 	if (!ret) {
 		/* Keep the slot open a while so interrupts land inside. */
 		lrb_write(&slot, 0, r, sizeof(*r));
@@ -310,7 +312,8 @@ static bool torture_check_subbuf(int cpu, const struct lrb_subbuf *sb,
 		/* Racy by design in overwrite mode; the put validates. */
 		data_race(memcpy(copy, rec.data, rec.len));
 		if (rec.len != sizeof(*r) + r->extra || r->ctx >= CTX_NR ||
-		    r->writer >= nw || rec.id != r->ctx) {
+		    r->writer >= nw || rec.id % CTX_NR != r->ctx ||
+		    rec.id / CTX_NR != !r->extra) {
 			k->bad_len++;
 			return false;
 		}
@@ -527,6 +530,8 @@ static int torture_alloc(void)
 	chan = lrb_channel_create(&cfg);
 	if (IS_ERR(chan))
 		return PTR_ERR(chan);
+	for (i = 0; i < CTX_NR; i++)
+		lrb_set_record_len(chan, CTX_NR + i, sizeof(struct torture_rec));
 	counts = kcalloc(nr_cpu_ids, sizeof(*counts), GFP_KERNEL);
 	writers = kcalloc(nw, sizeof(*writers), GFP_KERNEL);
 	last_seq = kcalloc((size_t)nr_cpu_ids * nw, sizeof(u64), GFP_KERNEL);

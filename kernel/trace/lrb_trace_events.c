@@ -677,11 +677,11 @@ static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
 		if (f->offset < cur)
 			return -EINVAL;
 		a = lrb_te_align(f);
-		if (ALIGN(cur, a) != f->offset) {
+		/* The record is packed: the gap before a field is declared. */
+		if (cur != f->offset) {
 			snprintf(pad, sizeof(pad), "_%s_pad[%d]", f->name,
 				 f->offset - cur);
 			lrb_tsdl_integer(s, pad, 8, 8, 0, "");
-			a = 1;
 		}
 		if (lrb_te_is_loc(f))
 			lrb_te_loc(s, f->name, lrb_te_loc_elem(f), a * 8);
@@ -784,7 +784,7 @@ static void lrb_te_print(struct lrb_event *ev, struct seq_buf *s,
  * the link's channel is in it. A channel's layout does not change while
  * its links run.
  */
-static void *lrb_te_lttng_probe(struct lrb_event_link *l)
+static void *lrb_te_lttng_probe(const struct lrb_event_link *l)
 {
 	const struct lrb_lttng_record *rec;
 
@@ -921,6 +921,24 @@ static void lrb_te_stop(struct lrb_event_link *l)
 	}
 	WARN_ON_ONCE(tracepoint_probe_unregister(call->tp,
 						 call->class->lrb_probe, l));
+}
+
+/* The record of an entry of @len bytes, in the channel of @l. */
+static long lrb_te_record_len(const struct lrb_event_link *l, size_t len)
+{
+	return l->common ? len : len - sizeof(struct trace_entry);
+}
+
+/* A class without dynamic fields has entries of one length. */
+static long lrb_te_fixed_len(const struct lrb_event_link *l)
+{
+	unsigned int len = to_te(l->ev)->call->class->lrb_entry_len;
+
+	/* A record of its own in the LTTng layout has its own length. */
+	if (lrb_te_lttng_probe(l))
+		len = lrb_lttng_record(l->ev->name)->entry_len;
+
+	return len ? lrb_te_record_len(l, len) : -1;
 }
 
 #ifdef CONFIG_LRB_DYNAMIC_EVENTS
@@ -1156,6 +1174,18 @@ static int lrb_sc_nr(struct pt_regs *regs)
 }
 
 /*
+ * The entry of a system call with @nargs arguments, up to its last field:
+ * without arguments, the padding after nr is no field, and a record ends
+ * where the description of its fields does.
+ */
+static size_t lrb_sc_enter_len(unsigned int nargs)
+{
+	if (!nargs)
+		return offsetofend(struct syscall_trace_enter, nr);
+	return struct_size_t(struct syscall_trace_enter, args, nargs);
+}
+
+/*
  * In the LTTng layout the entry of a system call records, as
  * lttng-modules does, the text of the arguments that are user-space
  * strings, "const char __user *" (the file names and paths of open,
@@ -1270,8 +1300,7 @@ static void lrb_sc_enter_write(struct lrb_event_link *l, int nr,
 		return;
 	}
 
-	ent = lrb_trace_event_reserve(l, &slot,
-				      struct_size(ent, args, nargs));
+	ent = lrb_trace_event_reserve(l, &slot, lrb_sc_enter_len(nargs));
 	if (!ent)
 		return;
 	ent->nr = nr;
@@ -1299,6 +1328,20 @@ static void lrb_sys_enter(void *data, struct pt_regs *regs, long id)
 		lrb_sc_enter_write(l, nr, args, meta->nb_args);
 out:
 	preempt_enable_notrace();
+}
+
+/* A system call's entries have one length: its arguments are words. */
+static long lrb_sc_fixed_len(const struct lrb_event_link *l)
+{
+	struct trace_event_call *call = to_te(l->ev)->call;
+	struct syscall_metadata *meta = call->data;
+
+	/* In the LTTng layout, the texts of string arguments vary. */
+	if (l->owner->layout == LRB_LAYOUT_LTTNG && to_te(l->ev)->sc_strs)
+		return -1;
+	if (call->class != &event_class_syscall_enter)
+		return lrb_te_record_len(l, sizeof(struct syscall_trace_exit));
+	return lrb_te_record_len(l, lrb_sc_enter_len(meta->nb_args));
 }
 
 /* One sys_exit_NAME record in the channel of @l. */
@@ -1372,6 +1415,7 @@ static bool lrb_sc_init(struct lrb_trace_event *te)
 		table[meta->syscall_nr] = &te->ev;
 	te->ev.start = lrb_sc_start;
 	te->ev.stop = lrb_sc_stop;
+	te->ev.fixed_len = lrb_sc_fixed_len;
 	if (table == lrb_sc_enter_ev && te->ev.describe_lttng) {
 		te->sc_strs = lrb_sc_str_mask(meta);
 		te->ev.describe_lttng = lrb_sc_describe_lttng;
@@ -1429,6 +1473,7 @@ static void lrb_te_add(struct trace_event_call *call)
 		}
 		te->ev.start = lrb_te_start;
 		te->ev.stop = lrb_te_stop;
+		te->ev.fixed_len = lrb_te_fixed_len;
 	}
 	/*
 	 * Before it can start, which a channel selecting it does at once:

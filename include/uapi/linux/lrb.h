@@ -6,11 +6,13 @@
  * CTF 1.8 packets, each the first packet_size bytes of a sub-buffer exactly
  * as the kernel wrote it: a struct lrb_packet_header (packet header and
  * context, 72 bytes), then records, then padding up to packet_size, at
- * most a page. A record is a record header and its payload; records start
- * LRB_RECORD_ALIGN-aligned and the last record ends at content_size. The
- * header is compact (8 bytes: an event with a 4- or 8-byte payload costs
- * 16 bytes) while the timestamp keeps the bits above 32 of the previous
- * record, extended (16 bytes) otherwise.
+ * most a page. Records follow one another byte to byte, unaligned, and
+ * the last one ends at content_size. A record is a header, the 16-bit
+ * length of its payload unless its event has a fixed length in the
+ * channel, and the payload. The header is compact (4 bytes: an event with
+ * a fixed 8-byte payload costs 12) for ids up to 30 while the timestamp
+ * keeps the bits above 27 of the previous record, extended (13 bytes)
+ * otherwise.
  *
  * Metadata. The channel's "metadata" file in tracefs gives the CTF
  * description (TSDL) of all of it, event layouts included, so stream files
@@ -24,6 +26,7 @@
 #ifndef _UAPI_LINUX_LRB_H
 #define _UAPI_LINUX_LRB_H
 
+#include <asm/byteorder.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -65,36 +68,56 @@ struct lrb_packet_header {
 	__u32 reserved;
 };
 
-#define LRB_RECORD_ALIGN	8
 #define LRB_RECORD_LEN_MAX	0xffffU
-#define LRB_ID_EXTENDED		0xffffU
 
-/**
- * struct lrb_record_header - compact record header (8 bytes)
- * @id: event id, or LRB_ID_EXTENDED for &struct lrb_record_header_ext.
- * @len: payload bytes.
- * @ts_low: low 32 bits of the timestamp; the bits above are those of the
- *	previous record of the packet, or of timestamp_begin for the first.
+/*
+ * The compact record header is one 32-bit word, unaligned: a 5-bit id
+ * (LRB_HEADER_ID()) and the low 27 bits of the timestamp (LRB_HEADER_TS());
+ * the bits above are those of the previous record of the packet, or of
+ * timestamp_begin for the first. The id is the first 5 bits of the word as
+ * CTF packs bit fields: the low bits of the first byte on a little-endian
+ * machine, the high bits on a big-endian one. Id LRB_ID_EXTENDED there
+ * makes the header a struct lrb_record_header_ext.
  */
-struct lrb_record_header {
-	__u16 id;
-	__u16 len;
-	__u32 ts_low;
-};
+#define LRB_ID_BITS		5
+#define LRB_TS_BITS		27
+#define LRB_TS_MASK		((1U << LRB_TS_BITS) - 1)
+#define LRB_ID_EXTENDED		31
+#define LRB_HEADER_SIZE		4
+#if defined(__BIG_ENDIAN_BITFIELD)
+#define LRB_HEADER(id, ts)	((__u32)(id) << LRB_TS_BITS | ((__u32)(ts) & LRB_TS_MASK))
+#define LRB_HEADER_ID(word)	((__u32)(word) >> LRB_TS_BITS)
+#define LRB_HEADER_TS(word)	((__u32)(word) & LRB_TS_MASK)
+#define LRB_HEADER_EXT_TAG	0xf8
+#else
+#define LRB_HEADER(id, ts)	((__u32)(id) | (__u32)(ts) << LRB_ID_BITS)
+#define LRB_HEADER_ID(word)	((__u32)(word) & LRB_ID_EXTENDED)
+#define LRB_HEADER_TS(word)	((__u32)(word) >> LRB_ID_BITS)
+#define LRB_HEADER_EXT_TAG	0x1f
+#endif
 
 /**
- * struct lrb_record_header_ext - extended record header (16 bytes)
- * @id_ext: LRB_ID_EXTENDED.
- * @len: payload bytes.
+ * struct lrb_record_header_ext - extended record header (13 bytes)
+ * @tag: LRB_HEADER_EXT_TAG: the id bits of a compact header set to
+ *	LRB_ID_EXTENDED, the other 3 bits zero.
  * @id: event id.
  * @ts: full timestamp.
  */
 struct lrb_record_header_ext {
-	__u16 id_ext;
-	__u16 len;
+	__u8 tag;
 	__u32 id;
 	__u64 ts;
-};
+} __attribute__((packed));
+
+/*
+ * After the header, a __u16 of payload bytes, unaligned, unless the
+ * record's id is below LRB_ID_EXTENDED and the channel gave it a fixed
+ * length: its metadata then describes the event with a comment of
+ * LRB_FIXED_LEN_TSDL followed by the length in decimal, and no _length
+ * context.
+ */
+#define LRB_LEN_SIZE		2
+#define LRB_FIXED_LEN_TSDL	"/* lrb: fixed length "
 
 /**
  * struct lrb_stream_info - shape of a stream, from LRB_IOC_GET_INFO

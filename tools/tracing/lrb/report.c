@@ -29,6 +29,9 @@ struct event_name {
 
 static struct event_name events[MAX_EVENTS];
 
+/* By compact id: 1 + the fixed payload length the metadata gives, or 0. */
+static unsigned int fixed_len[LRB_ID_EXTENDED];
+
 /* One event, for the first and last of the trace. */
 struct event_at {
 	unsigned long long ts;
@@ -98,12 +101,16 @@ int lrb_report_check(const char *dir)
 	return access(path, R_OK);
 }
 
-/* Event names and ids from the TSDL: the name and id of each event block. */
+/*
+ * Event names and ids from the TSDL: the name and id of each event block,
+ * and the fixed length of its records if it has one.
+ */
 static int read_metadata(const char *dir)
 {
 	char path[4096], line[512], name[256] = "";
+	unsigned int id, len, last = MAX_EVENTS;
 	bool in_event = false;
-	unsigned int id;
+	const char *fixed;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/metadata", dir);
@@ -115,14 +122,20 @@ static int read_metadata(const char *dir)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
+		fixed = strstr(line, LRB_FIXED_LEN_TSDL);
+		if (fixed && last < LRB_ID_EXTENDED &&
+		    sscanf(fixed + strlen(LRB_FIXED_LEN_TSDL), "%u", &len) == 1)
+			fixed_len[last] = len + 1;
 		if (!strncmp(line, "event {", 7)) {
 			in_event = true;
 			name[0] = '\0';
+			last = MAX_EVENTS;
 		} else if (in_event && sscanf(line, " name = \"%255[^\"]\";", name) == 1) {
 			continue;
 		} else if (in_event && sscanf(line, " id = %u;", &id) == 1) {
 			if (id < MAX_EVENTS && name[0])
 				events[id].name = strdup(name);
+			last = id;
 			in_event = false;
 		}
 	}
@@ -143,6 +156,54 @@ static void note_event(unsigned long long ts, int cpu, unsigned int id)
 		first_ev = (struct event_at){ ts, cpu, id, true };
 	if (!last_ev.set || ts >= last_ev.ts)
 		last_ev = (struct event_at){ ts, cpu, id, true };
+}
+
+/*
+ * Decode the record at @off of a packet whose records end at @csize: its
+ * id, its timestamp (@ts holds the previous record's), where its payload
+ * starts and its length. The offset of the next record, or 0 if the
+ * record does not fit.
+ */
+static size_t record_at(const unsigned char *pkt, size_t off, size_t csize,
+			unsigned int *id, unsigned long long *ts,
+			size_t *data, size_t *len)
+{
+	const struct lrb_record_header_ext *rx = (const void *)(pkt + off);
+	size_t hlen = LRB_HEADER_SIZE;
+	unsigned long long low;
+	__u16 len16;
+	__u32 word;
+
+	if (off + LRB_HEADER_SIZE > csize)
+		return 0;
+	memcpy(&word, pkt + off, sizeof(word));
+	*id = LRB_HEADER_ID(word);
+	if (*id == LRB_ID_EXTENDED) {
+		hlen = sizeof(*rx);
+		if (off + hlen > csize)
+			return 0;
+		*id = rx->id;
+		*ts = rx->ts;
+	} else {
+		/* The bits above 27 are those of the previous record. */
+		low = LRB_HEADER_TS(word);
+		if (low < (*ts & LRB_TS_MASK))
+			*ts += 1ULL << LRB_TS_BITS;
+		*ts = (*ts & ~(unsigned long long)LRB_TS_MASK) | low;
+	}
+	if (*id < LRB_ID_EXTENDED && fixed_len[*id]) {
+		*len = fixed_len[*id] - 1;
+	} else {
+		if (off + hlen + LRB_LEN_SIZE > csize)
+			return 0;
+		memcpy(&len16, pkt + off + hlen, sizeof(len16));
+		*len = len16;
+		hlen += LRB_LEN_SIZE;
+	}
+	*data = off + hlen;
+	if (*len > csize - *data)
+		return 0;
+	return *data + *len;
 }
 
 /* Count the stack of a kernel_stack record, its payload @p of @len bytes. */
@@ -295,40 +356,23 @@ static void note_fn_record(unsigned int id, const unsigned char *p, size_t len)
 static bool read_records(const unsigned char *pkt, size_t csize,
 			 struct stream_sum *s, unsigned long long ts)
 {
-	size_t off = sizeof(struct lrb_packet_header);
+	size_t off = sizeof(struct lrb_packet_header), next, data, len;
+	unsigned int id;
 
 	while (off < csize) {
-		const struct lrb_record_header *rh = (const void *)(pkt + off);
-		const struct lrb_record_header_ext *rx = (const void *)(pkt + off);
-		unsigned int id = rh->id;
-		size_t hlen = sizeof(*rh);
-
-		if (off + sizeof(*rh) > csize)
+		next = record_at(pkt, off, csize, &id, &ts, &data, &len);
+		if (!next)
 			break;
-		if (id == LRB_ID_EXTENDED) {
-			if (off + sizeof(*rx) > csize)
-				break;
-			id = rx->id;
-			hlen = sizeof(*rx);
-			ts = rx->ts;
-		} else {
-			/* The bits above 32 are those of the previous record. */
-			ts = (ts & ~0xffffffffULL) | rh->ts_low;
-		}
 		if (id < MAX_EVENTS)
 			events[id].count++;
 		note_event(ts, s->cpu, id);
 		if (lrb_report_symbols && id < MAX_EVENTS && events[id].name &&
-		    !strcmp(events[id].name, "kernel_stack") &&
-		    off + hlen + rh->len <= csize)
-			note_stack(pkt + off + hlen, rh->len);
-		if (lrb_report_symbols && off + hlen + rh->len <= csize)
-			note_fn_record(id, pkt + off + hlen, rh->len);
+		    !strcmp(events[id].name, "kernel_stack"))
+			note_stack(pkt + data, len);
+		if (lrb_report_symbols)
+			note_fn_record(id, pkt + data, len);
 		s->events++;
-		off += hlen + rh->len;
-		if (off < csize)
-			off = (off + LRB_RECORD_ALIGN - 1) &
-			      ~(size_t)(LRB_RECORD_ALIGN - 1);
+		off = next;
 	}
 	return off == csize;
 }

@@ -167,6 +167,32 @@ struct rec {
 
 typedef void (*rec_fn)(const struct rec *r, void *arg);
 
+/* By compact id, 1 + the fixed payload length of its records, or 0. */
+static unsigned int fixed_len[LRB_ID_EXTENDED];
+
+/* The fixed lengths of the channel's records, from its metadata. */
+static int read_fixed_lens(void)
+{
+	static char meta[1 << 20];
+	const char *p = meta, *id;
+	unsigned int i, len;
+
+	memset(fixed_len, 0, sizeof(fixed_len));
+	if (get(cpath("metadata"), meta, sizeof(meta)))
+		return -1;
+	while ((p = strstr(p, LRB_FIXED_LEN_TSDL))) {
+		/* The comment follows the event's id. */
+		id = p;
+		while (id > meta && strncmp(id, "\tid = ", 6))
+			id--;
+		if (sscanf(id, "\tid = %u;", &i) == 1 && i < LRB_ID_EXTENDED &&
+		    sscanf(p + strlen(LRB_FIXED_LEN_TSDL), "%u", &len) == 1)
+			fixed_len[i] = len + 1;
+		p++;
+	}
+	return 0;
+}
+
 /* Decode every record of one packet. */
 static int packet_each(const unsigned char *pkt, int cpu, rec_fn fn,
 		       void *arg)
@@ -176,21 +202,31 @@ static int packet_each(const unsigned char *pkt, int cpu, rec_fn fn,
 
 	if (ph->magic != LRB_PACKET_MAGIC)
 		return -1;
-	while (off < content) {
-		const struct lrb_record_header *rh = (const void *)(pkt + off);
+	while (off + LRB_HEADER_SIZE <= content) {
 		const struct lrb_record_header_ext *rx = (const void *)(pkt + off);
-		struct rec r = { .cpu = cpu, .id = rh->id, .len = rh->len };
-		size_t hlen = sizeof(*rh);
+		struct rec r = { .cpu = cpu };
+		size_t hlen = LRB_HEADER_SIZE;
+		__u16 len16;
+		__u32 word;
 
-		if (rh->id == LRB_ID_EXTENDED) {
+		memcpy(&word, pkt + off, sizeof(word));
+		r.id = LRB_HEADER_ID(word);
+		if (r.id == LRB_ID_EXTENDED) {
 			r.id = rx->id;
 			hlen = sizeof(*rx);
 		}
+		if (r.id < LRB_ID_EXTENDED && fixed_len[r.id]) {
+			r.len = fixed_len[r.id] - 1;
+		} else {
+			memcpy(&len16, pkt + off + hlen, sizeof(len16));
+			r.len = len16;
+			hlen += LRB_LEN_SIZE;
+		}
+		if (off + hlen + r.len > content)
+			return -1;
 		r.p = pkt + off + hlen;
 		fn(&r, arg);
-		off += hlen + rh->len;
-		if (off < content)
-			off = (off + 7) & ~7UL;
+		off += hlen + r.len;
 	}
 	return off == content ? 0 : -1;
 }
@@ -215,7 +251,8 @@ static int packet_records(const unsigned char *pkt, const char *prefix)
 {
 	struct prefix_count c = { .prefix = prefix };
 
-	if (packet_each(pkt, 0, count_prefix, &c) || c.bad)
+	if (read_fixed_lens() || packet_each(pkt, 0, count_prefix, &c) ||
+	    c.bad)
 		return -1;
 	return c.n;
 }
@@ -272,11 +309,12 @@ TEST_F(chan, happy_mmap_ioctl_poll)
 	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_PADDED_SIZE, &padded));
 	EXPECT_EQ(SUBBUF, padded);
 	/*
-	 * "mapped" and its NUL, after a compact or (the bits above 32 of the
-	 * clock changed since the buffer's last record) an extended header.
+	 * "mapped" and its NUL, after its length and a compact or (the bits
+	 * above 27 of the clock changed since the buffer's last record) an
+	 * extended header.
 	 */
-	EXPECT_TRUE(size == sizeof(struct lrb_packet_header) + 8 + 7 ||
-		    size == sizeof(struct lrb_packet_header) + 16 + 7);
+	EXPECT_TRUE(size == sizeof(struct lrb_packet_header) + 4 + 2 + 7 ||
+		    size == sizeof(struct lrb_packet_header) + 13 + 2 + 7);
 	EXPECT_EQ(1, packet_records(map + off, "mapped"));
 	EXPECT_EQ(0, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
 	EXPECT_EQ(1, stat_total(DELIVERED));
@@ -1108,8 +1146,11 @@ TEST_F(chan, annotate_too_long)
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	EXPECT_EQ(-EMSGSIZE, annotate(big));
-	/* The limit: a sub-buffer less packet and record headers, less the NUL. */
-	big[SUBBUF - 72 - 16] = '\0';
+	/*
+	 * The limit: a sub-buffer less the packet header, an extended record
+	 * header and the record's length, less the NUL.
+	 */
+	big[SUBBUF - 72 - 13 - 2] = '\0';
 	EXPECT_EQ(-EMSGSIZE, annotate(big));
 	big[1000] = '\0';
 	EXPECT_EQ(0, annotate(big));
@@ -1175,7 +1216,7 @@ static int records_each(rec_fn fn, void *arg)
 	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	ssize_t r;
 
-	if (put(cpath("enable"), "0"))
+	if (put(cpath("enable"), "0") || read_fixed_lens())
 		return -1;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		int fd = open_stream(cpu, O_RDONLY);
@@ -1476,6 +1517,16 @@ TEST_F(chan, events_in_two_channels)
 	ASSERT_EQ(0, records_each(count_switch, &a));
 	EXPECT_LE(10, a.n);
 	EXPECT_LE(10, b.n);
+	/*
+	 * sched_switch has no dynamic field: its records leave their length
+	 * out, as the metadata says, once it ran; softirq_entry never did.
+	 */
+	ASSERT_EQ(0, get(cpath("metadata"), big, sizeof(big)));
+	EXPECT_NE(NULL, strstr(big, "name = \"sched:sched_switch\";\n\tid = 2;\n"
+			       "\tstream_id = 0;\n\t" LRB_FIXED_LEN_TSDL));
+	EXPECT_NE(NULL, strstr(big, "name = \"irq:softirq_entry\";\n\tid = 1;\n"
+			       "\tstream_id = 0;\n\tcontext := struct {\n"
+			       "\t\tuint16_t _length;\n"));
 	EXPECT_EQ(0, chan_control("remove", other));
 	/* Removing the other channel left ours as it was. */
 	EXPECT_EQ(1, events_count("sched:sched_switch ", "enabled"));
@@ -2118,6 +2169,8 @@ TEST_F(chan, snapshot_while_writing)
 	events_cmd("enable", "irq");
 	events_cmd("enable", "timer");
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
+	/* The irq and timer events' lengths, fixed when the channel started. */
+	ASSERT_EQ(0, read_fixed_lens());
 	seqs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 		    -1, 0);
 	ASSERT_NE(MAP_FAILED, seqs);
@@ -2305,9 +2358,9 @@ TEST_F(chan, splice_matches_read_and_mmap)
 	int fd, p[2], n = 0;
 	ssize_t r;
 
-	/* Three packets of about 167 records (four fit: nothing lost). */
+	/* Three packets of about 236 records (four fit: nothing lost). */
 	ASSERT_EQ(0, put(cpath("enable"), "1"));
-	for (int i = 0; i < 450; i++) {
+	for (int i = 0; i < 650; i++) {
 		snprintf(text, sizeof(text), "splice %d", i);
 		ASSERT_EQ(0, annotate(text));
 	}
@@ -2337,7 +2390,7 @@ TEST_F(chan, splice_matches_read_and_mmap)
 	}
 	EXPECT_EQ(0, r);	/* end of file: disabled and drained */
 	EXPECT_LT(0, n);
-	EXPECT_EQ(450, stat_total(DELIVERED));
+	EXPECT_EQ(650, stat_total(DELIVERED));
 	close(fd);
 	close(p[0]);
 	close(p[1]);
