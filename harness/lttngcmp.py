@@ -5,8 +5,11 @@ babeltrace2's Python bindings: events per type, events the tracers say they
 discarded, bytes per event (stream files, and the packets' contents), and
 the exec events of the workload, which both must have seen alike (LTTng
 also saw lrb-record start and lttng stop: those are left out); and, per
-event type, where LRB's bytes go (payload, record header, length word), from
-a walk of its records that must add up to the packets' content.
+event type, the bytes of a record in each trace (LRB's split into payload,
+record header and length word), from a walk of each trace's records that
+must add up to its packets' content; then each tracer's bytes per event at
+the other's mix of events, which compares the formats where the raw
+averages compare different mixes.
 
 Prints a table, then result lines (harness/result.sh).  With --lossless,
 neither trace may have discarded an event.
@@ -15,6 +18,7 @@ import collections
 import os
 import re
 import struct
+import subprocess
 import sys
 
 import bt2
@@ -39,6 +43,9 @@ TRACERS = {'lrb-record', 'lttng'}
 SIZES_AT = {'lttng': 48, 'lrb': 32}
 CTF_MAGIC = 0xC1FC1FC1
 LRB_PACKET_HEADER = 72		# sizeof(struct lrb_packet_header)
+# LTTng's packet header and context (its metadata's trace packet.header and
+# struct packet_context, byte-aligned on x86_64): 32 + 52 bytes.
+LTTNG_PACKET_HEADER = 84
 
 # What lttngcmp.py takes from one trace.
 Trace = collections.namedtuple('Trace', 'counts discarded execs file content metadata')
@@ -94,15 +101,48 @@ def read(path, name_of):
     return counts, discarded, execs
 
 
+def walk_records(path, tracer, payload):
+    """Walk the records of every packet of a trace. Each begins with
+    LTTng's compact event header, 4 bytes (5-bit id, 27-bit time), or its
+    extended one, 13 bytes (id 31, then a 32-bit id and a 64-bit time),
+    unaligned: the two tracers' common format (little-endian here, as
+    make lttng's traces are). @payload(id, data, at, end) gives the
+    record's event name, the bytes of its length word and of its payload,
+    or None if it cannot tell. Returns ({name: [records, payload, header,
+    length words]}, packet header bytes), or None if a packet's records
+    do not end exactly at its content_size."""
+    hdr = {'lttng': LTTNG_PACKET_HEADER, 'lrb': LRB_PACKET_HEADER}[tracer]
+    per = collections.defaultdict(lambda: [0, 0, 0, 0])
+    headers = 0
+    for f in stream_files(path):
+        data = open(f, 'rb').read()
+        pos = 0
+        while pos < len(data):
+            content, packet = struct.unpack_from('<QQ', data, pos + SIZES_AT[tracer])
+            end, off = pos + content // 8, pos + hdr
+            headers += hdr
+            while off < end:
+                rid, hlen = data[off] & 31, 4
+                if rid == 31:
+                    rid, = struct.unpack_from('<I', data, off + 1)
+                    hlen = 13
+                rec = payload(rid, data, off + hlen, end)
+                if rec is None:
+                    return None
+                name, lsize, length = rec
+                off += hlen + lsize + length
+                if off > end:
+                    return None
+                for i, v in enumerate((1, length, hlen, lsize)):
+                    per[name][i] += v
+            pos += packet // 8
+    return per, headers
+
+
 def lrb_record_bytes(path):
-    """Where LRB's packet bytes go, walking the records of every packet
-    with the record headers of include/uapi/linux/lrb.h (a 4-byte compact
-    header, 5-bit id and 27-bit time, or a 13-byte extended one; then a
-    16-bit length unless the metadata gives the event a fixed length;
-    nothing aligned, the last record ending at content_size):
-    ({name: [records, payload, header, length words]}, packet header
-    bytes), or None if a packet's records do not end exactly at its
-    content_size. Little-endian traces only, as make lttng's are."""
+    """Where LRB's packet bytes go (walk_records()): after the record
+    header of include/uapi/linux/lrb.h, a 16-bit length unless the
+    metadata gives the event a fixed length, then the payload."""
     text = open(os.path.join(path, 'metadata')).read()
     names, fixed = {}, {}
     for block in text.split('event {')[1:]:
@@ -113,37 +153,75 @@ def lrb_record_bytes(path):
         f = re.search(r'/\* lrb: fixed length (\d+) \*/', block)
         if f:
             fixed[int(m.group(2))] = int(f.group(1))
-    per = collections.defaultdict(lambda: [0, 0, 0, 0])
-    headers = 0
-    for f in stream_files(path):
-        data = open(f, 'rb').read()
-        pos = 0
-        while pos < len(data):
-            content, packet = struct.unpack_from('<QQ', data, pos + SIZES_AT['lrb'])
-            end, off = pos + content // 8, pos + LRB_PACKET_HEADER
-            headers += LRB_PACKET_HEADER
-            while off < end:
-                word, = struct.unpack_from('<I', data, off)
-                rid, hlen = word & 31, 4
-                if rid == 31:
-                    rid, = struct.unpack_from('<I', data, off + 1)
-                    hlen = 13
-                if rid < 31 and rid in fixed:
-                    length, lsize = fixed[rid], 0
+
+    def payload(rid, data, at, end):
+        name = names.get(rid, str(rid))
+        if rid < 31 and rid in fixed:
+            return name, 0, fixed[rid]
+        length, = struct.unpack_from('<H', data, at)
+        return name, 2, length
+    return walk_records(path, 'lrb', payload)
+
+
+def lttng_fields(path):
+    """{event id: (name, [(kind, bytes, name or length field)])} from the
+    metadata of LTTng's trace at @path, for the field declarations its
+    kernel events use: integers and enumerations of whole bytes, arrays,
+    sequences and strings, all byte-aligned; None for anything else."""
+    kernel = os.path.dirname(next(iter(stream_files(path))))
+    text = subprocess.run(['babeltrace2', '--output-format=ctf-metadata', kernel],
+                          capture_output=True, text=True, check=True).stdout
+    events = {}
+    for block in text.split('\nevent {')[1:]:
+        name = re.search(r'name = "([^"]+)";', block).group(1)
+        eid = int(re.search(r'\bid = (\d+);', block).group(1))
+        body = block.split('fields := struct {', 1)[1].split('\n\t};', 1)[0]
+        fields = []
+        for line in filter(None, (x.strip() for x in body.split('\n'))):
+            s = re.fullmatch(r'string (\w+);', line)
+            m = re.fullmatch(r'(?:enum : )?integer \{ size = (\d+); align = (\d+);[^}]*\}'
+                             r'(?: \{.*\})? (\w+)(?:\[ ?(\w+) ?\])?;', line)
+            if s:
+                fields.append(('string', 0, s.group(1)))
+            elif m and int(m.group(1)) % 8 == 0 and m.group(2) == '8':
+                size, fname, count = int(m.group(1)) // 8, m.group(3), m.group(4)
+                if count is None:
+                    fields.append(('int', size, fname))
+                elif count.isdigit():
+                    fields.append(('int', size * int(count), fname))
                 else:
-                    length, = struct.unpack_from('<H', data, off + hlen)
-                    lsize = 2
-                nxt = off + hlen + lsize + length
-                if nxt > end:
+                    fields.append(('seq', size, count))
+            else:
+                return None
+        events[eid] = (name, fields)
+    return events
+
+
+def lttng_record_bytes(path):
+    """Where LTTng's packet bytes go (walk_records()): after the record
+    header, the fields as its metadata lays them out, nothing aligned on
+    x86_64; None if the metadata has a field this walk does not know."""
+    events = lttng_fields(path)
+    if events is None:
+        return None
+
+    def payload(rid, data, at, end):
+        if rid not in events:
+            return None
+        name, fields = events[rid]
+        p, ints = at, {}
+        for kind, size, fname in fields:
+            if kind == 'string':
+                p = data.find(b'\0', p, end) + 1
+                if not p:
                     return None
-                rec = per[names.get(rid, str(rid))]
-                rec[0] += 1
-                rec[1] += length
-                rec[2] += hlen
-                rec[3] += lsize
-                off = nxt
-            pos += packet // 8
-    return per, headers
+            elif kind == 'seq':
+                p += size * ints.get(fname, 0)
+            else:
+                ints[fname] = int.from_bytes(data[p:p + size], 'little')
+                p += size
+        return EVENTS.get(name, name), 0, p - at
+    return walk_records(path, 'lttng', payload)
 
 
 def lrb_stats(path):
@@ -156,6 +234,46 @@ def lrb_stats(path):
             key, val = line.split(':', 1)
             stats[key.strip()] = int(val)
     return stats
+
+
+def print_record_bytes(name, walks, traces):
+    """Bytes per record by event type, from both walks; then each
+    tracer's bytes per event at the other's mix of events (the two keep
+    different mixes when they lose events, and see different spans): its
+    records' bytes by type weighted by the other's counts, plus its own
+    packet header bytes per event (content), plus its own bytes past the
+    content per event (file)."""
+    (lt, lth), (lr, lrh) = walks['lttng'], walks['lrb']
+    print(f'{name}: bytes per record, by event type (LRB: payload + record header '
+          '+ length word)')
+    print(f'  {"event":32} {"LTTng":>7} {"bytes":>6}   {"LRB":>7} {"bytes":>28}')
+    for ev in sorted(set(lt) | set(lr), key=lambda e: -lr[e][0]):
+        a, b = lt[ev], lr[ev]
+        la = f'{sum(a[1:]) / a[0]:6.1f}' if a[0] else '     -'
+        lb = (f'{b[1] / b[0]:6.1f} + {b[2] / b[0]:4.1f} + {b[3] / b[0]:3.1f} = '
+              f'{sum(b[1:]) / b[0]:5.1f}') if b[0] else '-'
+        print(f'  {ev:32} {a[0]:7} {la}   {b[0]:7} {lb:>28}')
+    for label, w, h in (('LTTng', lt, lth), ('LRB', lr, lrh)):
+        n = sum(v[0] for v in w.values())
+        print(f'  {label + " packet headers":32} {h / max(n, 1):.1f} bytes per event')
+
+    def at_mix(tracer, counts):
+        """Content and file bytes per event of @tracer at the mix @counts."""
+        w, h = walks[tracer]
+        t = traces[tracer]
+        n = sum(v[0] for v in w.values())
+        kinds = [e for e in counts if w[e][0]]
+        events = max(sum(counts[e] for e in kinds), 1)
+        recs = sum(counts[e] * sum(w[e][1:]) / w[e][0] for e in kinds)
+        content = recs / events + h / max(n, 1)
+        return content, content + (t.file - t.content) / max(n, 1)
+
+    for mix_of, counts in (('LTTng', lt), ('LRB', lr)):
+        c = {e: v[0] for e, v in counts.items()}
+        (lc, lf), (rc, rf) = at_mix('lttng', c), at_mix('lrb', c)
+        label = f"at {mix_of}'s mix of events:"
+        print(f'  {label:28} content bytes per event LTTng '
+              f'{lc:.1f}, LRB {rc:.1f}; file bytes per event LTTng {lf:.1f}, LRB {rf:.1f}')
 
 
 def main():
@@ -208,34 +326,20 @@ def main():
         else:
             res.append(('ok' if lt.discarded > 0 and lr.discarded > 0 else 'FAIL',
                         f'{name}: both tracers report the events they lost'))
+    walks = {}
+    for tracer, walk in (('lttng', lttng_record_bytes), ('lrb', lrb_record_bytes)):
+        if tracer not in traces:
+            continue
+        w = walk(os.path.join(run, tracer))
+        total = w and sum(sum(v[1:]) for v in w[0].values()) + w[1]
+        res.append(('ok' if w and total == traces[tracer].content else 'FAIL',
+                    f'{name}: {tracer} records and packet headers add up to the '
+                    f'packets\' content ({total} bytes)'))
+        if w and total == traces[tracer].content:
+            walks[tracer] = w
+    if len(walks) == 2:
+        print_record_bytes(name, walks, traces)
     if 'lrb' in traces:
-        walk = lrb_record_bytes(os.path.join(run, 'lrb'))
-        if walk is None:
-            res.append(('FAIL', f'{name}: LRB records do not end at their packets\' content_size'))
-        else:
-            per, pheaders = walk
-            n = sum(v[0] for v in per.values())
-            tot = [sum(v[i] for v in per.values()) for i in (1, 2, 3)]
-            print(f'{name}: LRB bytes per record, by event type: payload + record header '
-                  '+ length word')
-            for ev, v in sorted(per.items(), key=lambda kv: -kv[1][0]):
-                print(f'  {ev:32} {v[0]:7} records {v[1] / v[0]:6.1f} + {v[2] / v[0]:4.1f} '
-                      f'+ {v[3] / v[0]:3.1f} = {sum(v[1:]) / v[0]:5.1f}')
-            print(f'  {"all":32} {n:7} records {tot[0] / max(n, 1):6.1f} + '
-                  f'{tot[1] / max(n, 1):4.1f} + {tot[2] / max(n, 1):3.1f} = '
-                  f'{sum(tot) / max(n, 1):5.1f}; packet headers {pheaders / max(n, 1):.1f}')
-            # The two runs keep different mixes of events under load: LRB's
-            # sizes by type, weighted by LTTng's counts, compare formats.
-            lt = traces.get('lttng')
-            if lt is not None:
-                both = [e for e in lt.counts if e in per and per[e][0]]
-                nl = sum(lt.counts[e] for e in both)
-                mix = sum(lt.counts[e] * sum(per[e][1:]) / per[e][0] for e in both)
-                print(f'  at LTTng\'s mix of these events: LRB {(mix + pheaders * nl / max(n, 1)) / max(nl, 1):.1f} '
-                      f'content bytes per event, LTTng {lt.content / max(sum(lt.counts.values()), 1):.1f}')
-            res.append(('ok' if sum(tot) + pheaders == traces['lrb'].content else 'FAIL',
-                        f'{name}: LRB records and packet headers add up to the packets\' '
-                        f'content ({sum(tot) + pheaders} bytes)'))
         st = lrb_stats(os.path.join(run, 'lrb'))
         lost = sum(v for k, v in st.items() if k.startswith('lost_'))
         ev, disc = sum(traces['lrb'].counts.values()), traces['lrb'].discarded

@@ -21,6 +21,7 @@
  * before the owner flushes.
  */
 
+#include <kunit/visibility.h>
 #include <linux/glob.h>
 #include <linux/idr.h>
 #include <linux/lrb_marker.h>
@@ -117,21 +118,20 @@ static void lrb_events_sync(void)
  * @s: where the declaration goes.
  * @name: the field name, as readers show it.
  * @bits: size in bits.
- * @align: alignment in bits of the field in the layout it comes from.
  * @flags: LRB_TSDL_* flags.
- *
- * Records are packed byte to byte and start anywhere, so every field is
- * declared byte-aligned whatever @align says, and a gap before a field
- * is the caller's to declare.
  * @suffix: "" for a scalar, "[N]" for an array, "[_LENGTH_FIELD]" for a
  *	sequence (the length field's TSDL name).
+ *
+ * Records are packed byte to byte and start anywhere, so a field of whole
+ * bytes is declared byte-aligned, and a gap before it is the caller's to
+ * declare; a bit field follows the previous one bit to bit.
  */
 void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
-		      unsigned int align, unsigned int flags,
-		      const char *suffix)
+		      unsigned int flags, const char *suffix)
 {
-	seq_buf_printf(s, "\t\tinteger { size = %u; align = 8; signed = %s;%s%s } _%s%s;",
-		       bits, str_true_false(flags & LRB_TSDL_SIGNED),
+	seq_buf_printf(s, "\t\tinteger { size = %u; align = %u; signed = %s;%s%s } _%s%s;",
+		       bits, bits % 8 ? 1 : 8,
+		       str_true_false(flags & LRB_TSDL_SIGNED),
 		       flags & LRB_TSDL_HEX ? " base = 16;" : "",
 		       flags & LRB_TSDL_TEXT ? " encoding = UTF8;" : "",
 		       name, suffix);
@@ -139,21 +139,20 @@ void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
 		seq_buf_puts(s, " /* opaque */");
 	seq_buf_putc(s, '\n');
 }
+EXPORT_SYMBOL_IF_KUNIT(lrb_tsdl_integer);
 
 /**
  * lrb_tsdl_enum() - declare an integer field as a CTF enumeration
  * @s: where the declaration goes.
  * @name: the field name, as readers show it.
- * @bits: size in bits.
- * @align: alignment in bits of the field in its layout (byte-aligned
- *	in the record, as lrb_tsdl_integer() declares fields).
+ * @bits: size in bits, a multiple of 8.
  * @flags: LRB_TSDL_SIGNED or 0.
  * @mappings: the enumerators: "LABEL" = VALUE, ...
  */
 void lrb_tsdl_enum(struct seq_buf *s, const char *name, unsigned int bits,
-		   unsigned int align, unsigned int flags, const char *mappings)
+		   unsigned int flags, const char *mappings)
 {
-	/* Byte-aligned, as lrb_tsdl_integer() declares integers. */
+	/* Byte-aligned, as lrb_tsdl_integer() declares whole bytes. */
 	seq_buf_printf(s, "\t\tenum : integer { size = %u; align = 8; signed = %s; }",
 		       bits, str_true_false(flags & LRB_TSDL_SIGNED));
 	seq_buf_printf(s, " { %s } _%s;\n", mappings, name);
@@ -192,7 +191,7 @@ static int lrb_marker_describe(struct lrb_event *ev, struct seq_buf *s)
 			return -EINVAL;
 		snprintf(suffix, sizeof(suffix), f->count > 1 ? "[%u]" : "",
 			 f->count);
-		lrb_tsdl_integer(s, f->name, bits[f->type], 8,
+		lrb_tsdl_integer(s, f->name, bits[f->type],
 				 f->type >= LRB_FIELD_S8 ? LRB_TSDL_SIGNED : 0,
 				 suffix);
 	}

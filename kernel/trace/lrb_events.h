@@ -10,6 +10,7 @@
 #include <linux/lrb_marker.h>
 #include <linux/percpu.h>
 #include <linux/seq_buf.h>
+#include <linux/trace_events.h>
 #include <linux/xarray.h>
 
 struct ftrace_ops;
@@ -123,6 +124,15 @@ static inline bool lrb_events_common(const struct lrb_events_owner *o)
 	if (o->common)
 		return true;
 	return false;
+}
+
+/*
+ * The bytes at the start of ftrace's entry of an event that @l's records
+ * leave out: the common fields, unless the channel records them.
+ */
+static inline size_t lrb_link_skip(const struct lrb_event_link *l)
+{
+	return l->common ? 0 : sizeof(struct trace_entry);
 }
 
 /*
@@ -249,11 +259,10 @@ static inline const char *lrb_tsdl_fields(const struct lrb_events_owner *o,
 int lrb_event_register(struct lrb_event *ev);
 void lrb_event_unregister(struct lrb_event *ev);
 void lrb_tsdl_integer(struct seq_buf *s, const char *name, unsigned int bits,
-		      unsigned int align, unsigned int flags,
-		      const char *suffix);
+		      unsigned int flags, const char *suffix);
 void lrb_tsdl_string(struct seq_buf *s, const char *name);
 void lrb_tsdl_enum(struct seq_buf *s, const char *name, unsigned int bits,
-		   unsigned int align, unsigned int flags, const char *mappings);
+		   unsigned int flags, const char *mappings);
 void lrb_events_owner_init(struct lrb_events_owner *o);
 void lrb_events_owner_release(struct lrb_events_owner *o);
 int lrb_events_command(struct lrb_events_owner *o, const char *cmd);

@@ -92,7 +92,7 @@ static DEFINE_MUTEX(lrb_fn_mutex);
 static void *lrb_fn_reserve(struct lrb_event_link *l, struct lrb_slot *slot,
 			    size_t len, unsigned short type, unsigned int ctx)
 {
-	size_t skip = l->common ? 0 : sizeof(struct trace_entry);
+	size_t skip = lrb_link_skip(l);
 
 	if (lrb_link_ignores(l) ||
 	    lrb_reserve(l->chan, slot, l->id, len - skip))
@@ -353,7 +353,7 @@ static long lrb_fn_fixed_len(const struct lrb_event_link *l)
 	else if (l->ev->start == lrb_fn_exit_start)
 		len = LRB_FN_GRAPH_RET_SIZE;
 #endif
-	return l->common ? len : len - sizeof(struct trace_entry);
+	return len - lrb_link_skip(l);
 }
 
 /**

@@ -17,6 +17,7 @@
 #include <linux/err.h>
 #include <linux/lrb.h>
 #include <linux/sched.h>
+#include <linux/seq_buf.h>
 #include <linux/sizes.h>
 #include <linux/smp.h>
 
@@ -944,13 +945,18 @@ static void lrb_test_packet_header(struct kunit *test)
 /*
  * The metadata of a __data_loc word, read as a CTF reader reads it: bit
  * fields from the least significant bit of a little-endian word, from the
- * most significant bit of a big-endian one. Each split of the length must
- * give back the offset and the length stored as one native u32.
+ * most significant bit of a big-endian one, each right after the previous
+ * one (a field of whole bytes is byte-aligned, a bit field bit-aligned).
+ * Each split of the length must give back the offset and the length
+ * stored as one native u32.
  */
 static void lrb_test_data_loc_tsdl(struct kunit *test)
 {
 	struct lrb_te_loc_part part[3];
 	unsigned int esize, i, n;
+	const char *align;
+	struct seq_buf s;
+	char tsdl[128];
 
 	for (esize = 1; esize <= 8; esize <<= 1) {
 		u32 off = 0x1234, len = 0x0a58, word = len << 16 | off;
@@ -959,6 +965,12 @@ static void lrb_test_data_loc_tsdl(struct kunit *test)
 		n = lrb_te_loc_parts(esize, part);
 		KUNIT_ASSERT_LE(test, n, 3U);
 		for (i = 0; i < n; i++) {
+			align = part[i].bits % 8 ? "align = 1;" : "align = 8;";
+			seq_buf_init(&s, tsdl, sizeof(tsdl));
+			lrb_tsdl_integer(&s, part[i].name, part[i].bits, 0, "");
+			KUNIT_EXPECT_NOT_NULL_MSG(test,
+						  strstr(seq_buf_str(&s), align),
+						  "%s", tsdl);
 			if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
 				v = word >> (32 - shift - part[i].bits);
 			else

@@ -301,10 +301,10 @@ static const struct lrb_lttng_prio {
  */
 void lrb_lttng_describe_common(struct seq_buf *s)
 {
-	lrb_tsdl_integer(s, "common_type", 16, 16, 0, "");
-	lrb_tsdl_integer(s, "common_flags", 8, 8, 0, "");
-	lrb_tsdl_integer(s, "common_preempt_count", 8, 8, 0, "");
-	lrb_tsdl_integer(s, "common_pid", 32, 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "common_type", 16, 0, "");
+	lrb_tsdl_integer(s, "common_flags", 8, 0, "");
+	lrb_tsdl_integer(s, "common_preempt_count", 8, 0, "");
+	lrb_tsdl_integer(s, "common_pid", 32, LRB_TSDL_SIGNED, "");
 }
 
 /*
@@ -331,14 +331,14 @@ static_assert(TASK_COMM_LEN == 16 && sizeof(struct lrb_lttng_fork) == 64);
 static int lrb_lttng_fork_describe(struct seq_buf *s)
 {
 	lrb_lttng_describe_common(s);
-	lrb_tsdl_integer(s, "parent_comm", 8, 8, LRB_TSDL_TEXT, "[16]");
-	lrb_tsdl_integer(s, "parent_tid", 32, 32, LRB_TSDL_SIGNED, "");
-	lrb_tsdl_integer(s, "parent_pid", 32, 32, LRB_TSDL_SIGNED, "");
-	lrb_tsdl_integer(s, "parent_ns_inum", 32, 32, 0, "");
-	lrb_tsdl_integer(s, "child_comm", 8, 8, LRB_TSDL_TEXT, "[16]");
-	lrb_tsdl_integer(s, "child_tid", 32, 32, LRB_TSDL_SIGNED, "");
-	lrb_tsdl_integer(s, "child_pid", 32, 32, LRB_TSDL_SIGNED, "");
-	lrb_tsdl_integer(s, "child_ns_inum", 32, 32, 0, "");
+	lrb_tsdl_integer(s, "parent_comm", 8, LRB_TSDL_TEXT, "[16]");
+	lrb_tsdl_integer(s, "parent_tid", 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "parent_pid", 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "parent_ns_inum", 32, 0, "");
+	lrb_tsdl_integer(s, "child_comm", 8, LRB_TSDL_TEXT, "[16]");
+	lrb_tsdl_integer(s, "child_tid", 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "child_pid", 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "child_ns_inum", 32, 0, "");
 	return 0;
 }
 
@@ -589,8 +589,8 @@ static void lrb_lttng_line(struct seq_buf *s, const char *event,
 	if (!strncmp(end, "[" __stringify(LRB_RWBS_LEN) "];", 4) &&
 	    lrb_lttng_is_rwbs(event, field, LRB_RWBS_LEN)) {
 		/* lrb_lttng_rwbs()'s bits, then what it zeroed */
-		lrb_tsdl_integer(s, "rwbs", 32, 8, 0, "");
-		lrb_tsdl_integer(s, "rwbs_pad", 8, 8, 0, "[4]");
+		lrb_tsdl_integer(s, "rwbs", 32, 0, "");
+		lrb_tsdl_integer(s, "rwbs_pad", 8, 0, "[4]");
 		return;
 	}
 	type = line;

@@ -68,9 +68,9 @@ static struct lrb_stack_cpu __percpu *lrb_stack_cpus;
 
 static int lrb_stack_describe(struct lrb_event *ev, struct seq_buf *s)
 {
-	lrb_tsdl_integer(s, "event_id", 32, 32, 0, "");
-	lrb_tsdl_integer(s, "_ips_length", 32, 32, 0, "");
-	lrb_tsdl_integer(s, "ips", 64, 64, LRB_TSDL_HEX, "[__ips_length]");
+	lrb_tsdl_integer(s, "event_id", 32, 0, "");
+	lrb_tsdl_integer(s, "_ips_length", 32, 0, "");
+	lrb_tsdl_integer(s, "ips", 64, LRB_TSDL_HEX, "[__ips_length]");
 	return 0;
 }
 

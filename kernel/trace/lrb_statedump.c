@@ -102,13 +102,13 @@ static int lrb_statedump_process_describe(struct lrb_event *ev,
 	unsigned int i;
 
 	snprintf(comm, sizeof(comm), "[%d]", TASK_COMM_LEN);
-	lrb_tsdl_integer(s, "tid", 32, 32, LRB_TSDL_SIGNED, "");
-	lrb_tsdl_integer(s, "pid", 32, 32, LRB_TSDL_SIGNED, "");
-	lrb_tsdl_integer(s, "ppid", 32, 32, LRB_TSDL_SIGNED, "");
-	lrb_tsdl_integer(s, "name", 8, 8, LRB_TSDL_TEXT, comm);
+	lrb_tsdl_integer(s, "tid", 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "pid", 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "ppid", 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "name", 8, LRB_TSDL_TEXT, comm);
 	for (i = 0; i < ARRAY_SIZE(ints); i++)
-		lrb_tsdl_integer(s, ints[i], 32, 32, LRB_TSDL_SIGNED, "");
-	lrb_tsdl_integer(s, "cpu", 32, 32, 0, "");
+		lrb_tsdl_integer(s, ints[i], 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "cpu", 32, 0, "");
 	return 0;
 }
 
@@ -128,10 +128,10 @@ static void lrb_statedump_process_print(struct lrb_event *ev,
 static int lrb_statedump_irq_describe(struct lrb_event *ev,
 				      struct seq_buf *s)
 {
-	lrb_tsdl_integer(s, "irq", 32, 32, 0, "");
+	lrb_tsdl_integer(s, "irq", 32, 0, "");
 	lrb_tsdl_string(s, "name");
 	lrb_tsdl_string(s, "action");
-	lrb_tsdl_integer(s, "tid", 32, 8, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "tid", 32, LRB_TSDL_SIGNED, "");
 	return 0;
 }
 
@@ -155,7 +155,7 @@ static void lrb_statedump_irq_print(struct lrb_event *ev, struct seq_buf *s,
 static int lrb_statedump_bdev_describe(struct lrb_event *ev,
 				       struct seq_buf *s)
 {
-	lrb_tsdl_integer(s, "dev", 32, 8, 0, "");
+	lrb_tsdl_integer(s, "dev", 32, 0, "");
 	lrb_tsdl_string(s, "diskname");
 	return 0;
 }

@@ -219,7 +219,7 @@ static void *lrb_te_scratch_copy(struct lrb_event_link *l,
 				 struct lrb_te_filter *f, void *entry,
 				 size_t len, struct lrb_slot *slot)
 {
-	size_t skip = l->common ? 0 : sizeof(struct trace_entry);
+	size_t skip = lrb_link_skip(l);
 	bool set = l->common && !f->common;
 	unsigned int ctx = set ? tracing_gen_ctx_dec() : 0;
 
@@ -276,6 +276,7 @@ static void *lrb_te_scratch_put(struct lrb_event_link *l, void *entry,
 void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
 {
 	struct lrb_event_link *l = data;
+	size_t skip = lrb_link_skip(l);
 	struct lrb_te_filter *f;
 	unsigned int ctx;
 
@@ -285,11 +286,10 @@ void *lrb_trace_event_reserve(void *data, struct lrb_slot *slot, size_t len)
 	f = rcu_dereference_sched(l->filter);
 	if (unlikely(f))
 		return lrb_te_scratch_get(l, f, slot, len);
-	if (!l->common) {
-		if (lrb_reserve(l->chan, slot, l->id,
-				len - sizeof(struct trace_entry)))
+	if (skip) {
+		if (lrb_reserve(l->chan, slot, l->id, len - skip))
 			return NULL;
-		return slot->data - sizeof(struct trace_entry);
+		return slot->data - skip;
 	}
 	/*
 	 * The interrupt state and preempt count of the event, as ftrace
@@ -359,10 +359,10 @@ static void __init lrb_te_common_init(void)
 	struct seq_buf s;
 
 	seq_buf_init(&s, lrb_te_common_tsdl, sizeof(lrb_te_common_tsdl));
-	lrb_tsdl_integer(&s, "common_type", 16, 16, 0, "");
-	lrb_tsdl_integer(&s, "common_flags", 8, 8, 0, "");
-	lrb_tsdl_integer(&s, "common_preempt_count", 8, 8, 0, "");
-	lrb_tsdl_integer(&s, "common_pid", 32, 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(&s, "common_type", 16, 0, "");
+	lrb_tsdl_integer(&s, "common_flags", 8, 0, "");
+	lrb_tsdl_integer(&s, "common_preempt_count", 8, 0, "");
+	lrb_tsdl_integer(&s, "common_pid", 32, LRB_TSDL_SIGNED, "");
 	if (WARN_ON(seq_buf_has_overflowed(&s)))
 		return;
 	lrb_te_common_len = seq_buf_used(&s);
@@ -484,8 +484,7 @@ VISIBLE_IF_KUNIT unsigned int lrb_te_loc_parts(unsigned int esize,
 }
 EXPORT_SYMBOL_IF_KUNIT(lrb_te_loc_parts);
 
-static void lrb_te_loc(struct seq_buf *s, const char *name, unsigned int esize,
-		       unsigned int align)
+static void lrb_te_loc(struct seq_buf *s, const char *name, unsigned int esize)
 {
 	struct lrb_te_loc_part part[3];
 	unsigned int i, n = lrb_te_loc_parts(esize, part);
@@ -493,8 +492,7 @@ static void lrb_te_loc(struct seq_buf *s, const char *name, unsigned int esize,
 
 	for (i = 0; i < n; i++) {
 		snprintf(fname, sizeof(fname), "_%s_%s", name, part[i].name);
-		lrb_tsdl_integer(s, fname, part[i].bits,
-				 i ? (part[i].bits % 8 ? 1 : 8) : align, 0, "");
+		lrb_tsdl_integer(s, fname, part[i].bits, 0, "");
 	}
 }
 
@@ -508,13 +506,13 @@ static void lrb_te_dynamic(struct seq_buf *s,
 
 	snprintf(suffix, sizeof(suffix), "[__%s_len]", f->name);
 	if (lrb_te_is_text(elem))
-		lrb_tsdl_integer(s, f->name, 8, 8, LRB_TSDL_TEXT, suffix);
+		lrb_tsdl_integer(s, f->name, 8, LRB_TSDL_TEXT, suffix);
 	else if (esize > 1 || lrb_te_elem_size(elem) == 1)
-		lrb_tsdl_integer(s, f->name, esize * 8, 8,
+		lrb_tsdl_integer(s, f->name, esize * 8,
 				 lrb_te_is_signed(elem) ? LRB_TSDL_SIGNED : 0,
 				 suffix);
 	else
-		lrb_tsdl_integer(s, f->name, 8, 8, LRB_TSDL_OPAQUE, suffix);
+		lrb_tsdl_integer(s, f->name, 8, LRB_TSDL_OPAQUE, suffix);
 }
 
 /*
@@ -583,7 +581,7 @@ next:
  * false if it does not, or if the mappings do not fit.
  */
 static bool lrb_te_enum(struct seq_buf *s, const struct ftrace_event_field *f,
-			const char *fmt, unsigned int align)
+			const char *fmt)
 {
 	struct seq_buf m;
 	char *buf;
@@ -599,15 +597,15 @@ static bool lrb_te_enum(struct seq_buf *s, const struct ftrace_event_field *f,
 	seq_buf_putc(&m, '\0');
 	ok = !seq_buf_has_overflowed(&m);
 	if (ok)
-		lrb_tsdl_enum(s, f->name, f->size * 8, align,
+		lrb_tsdl_enum(s, f->name, f->size * 8,
 			      f->is_signed ? LRB_TSDL_SIGNED : 0, buf);
 	kfree(buf);
 	return ok;
 }
 
-/* A fixed field at the current offset, aligned to @align bits. */
+/* A fixed field at the current offset. */
 static void lrb_te_fixed(struct seq_buf *s, const struct ftrace_event_field *f,
-			 const char *fmt, unsigned int align)
+			 const char *fmt)
 {
 	unsigned int esize = lrb_te_elem_size(f->type);
 	unsigned int flags = f->is_signed ? LRB_TSDL_SIGNED : 0;
@@ -618,16 +616,16 @@ static void lrb_te_fixed(struct seq_buf *s, const struct ftrace_event_field *f,
 		snprintf(suffix, sizeof(suffix), "[%u]", f->size / esize);
 		if (lrb_te_is_text(f->type))
 			flags = LRB_TSDL_TEXT;
-		lrb_tsdl_integer(s, f->name, esize * 8, align, flags, suffix);
+		lrb_tsdl_integer(s, f->name, esize * 8, flags, suffix);
 	} else if (!bracket && f->size <= 8 && is_power_of_2(f->size)) {
 		if (strchr(f->type, '*'))
 			flags = LRB_TSDL_HEX;
-		else if (lrb_te_enum(s, f, fmt, align))
+		else if (lrb_te_enum(s, f, fmt))
 			return;
-		lrb_tsdl_integer(s, f->name, f->size * 8, align, flags, "");
+		lrb_tsdl_integer(s, f->name, f->size * 8, flags, "");
 	} else {
 		snprintf(suffix, sizeof(suffix), "[%d]", f->size);
-		lrb_tsdl_integer(s, f->name, 8, 8, LRB_TSDL_OPAQUE, suffix);
+		lrb_tsdl_integer(s, f->name, 8, LRB_TSDL_OPAQUE, suffix);
 	}
 }
 
@@ -637,32 +635,17 @@ static bool lrb_te_is_loc(const struct ftrace_event_field *f)
 	       !strncmp(f->type, "__rel_loc ", 10);
 }
 
-/* The natural alignment of @f in bytes. */
-static unsigned int lrb_te_align(const struct ftrace_event_field *f)
-{
-	unsigned int a;
-
-	if (lrb_te_is_loc(f))
-		return 4;
-	if (!strchr(f->type, '[') && f->size <= 8 && is_power_of_2(f->size))
-		return f->size;
-	a = lrb_te_elem_size(f->type);
-	if (!a || !is_power_of_2(a))
-		a = 1;
-	return min(a, 8U);
-}
-
 /*
- * The fields in offset order, each at its natural alignment (the payload
- * of a record starts 8-byte aligned in its packet) or after explicit
- * padding where the layout is packed; then the dynamic data in the order
- * of their locations, which is the order the entry holds them in.
+ * The fields in offset order, each after the gap the entry leaves before
+ * it, declared as padding (records are packed); then the dynamic data in
+ * the order of their locations, which is the order the entry holds them
+ * in.
  */
 static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
 {
 	struct ftrace_event_field *fields[LRB_TE_FIELDS_MAX], *f;
 	struct list_head *head = trace_get_fields(to_te(ev)->call);
-	unsigned int n = 0, i, a, cur = sizeof(struct trace_entry);
+	unsigned int n = 0, i, cur = sizeof(struct trace_entry);
 	char pad[80];
 
 	list_for_each_entry(f, head, link) {
@@ -676,22 +659,21 @@ static int lrb_te_describe(struct lrb_event *ev, struct seq_buf *s)
 		f = fields[i];
 		if (f->offset < cur)
 			return -EINVAL;
-		a = lrb_te_align(f);
 		/* The record is packed: the gap before a field is declared. */
 		if (cur != f->offset) {
 			snprintf(pad, sizeof(pad), "_%s_pad[%d]", f->name,
 				 f->offset - cur);
-			lrb_tsdl_integer(s, pad, 8, 8, 0, "");
+			lrb_tsdl_integer(s, pad, 8, 0, "");
 		}
 		if (lrb_te_is_loc(f))
-			lrb_te_loc(s, f->name, lrb_te_loc_elem(f), a * 8);
+			lrb_te_loc(s, f->name, lrb_te_loc_elem(f));
 		else
-			lrb_te_fixed(s, f, to_te(ev)->call->print_fmt, a * 8);
+			lrb_te_fixed(s, f, to_te(ev)->call->print_fmt);
 		/* The rest of a wider slot (a synthetic event's u64) */
 		if (lrb_te_is_loc(f) && f->size > 4) {
 			snprintf(pad, sizeof(pad), "_%s_loc_pad[%d]", f->name,
 				 f->size - 4);
-			lrb_tsdl_integer(s, pad, 8, 8, 0, "");
+			lrb_tsdl_integer(s, pad, 8, 0, "");
 		}
 		cur = f->offset + f->size;
 	}
@@ -780,17 +762,23 @@ static void lrb_te_print(struct lrb_event *ev, struct seq_buf *s,
 }
 
 /*
- * The probe of its own that the event of @l has in the LTTng layout, if
+ * The record of its own that the event of @l has in the LTTng layout, if
  * the link's channel is in it. A channel's layout does not change while
  * its links run.
  */
-static void *lrb_te_lttng_probe(const struct lrb_event_link *l)
+static const struct lrb_lttng_record *
+lrb_te_lttng_rec(const struct lrb_event_link *l)
 {
-	const struct lrb_lttng_record *rec;
-
 	if (l->owner->layout != LRB_LAYOUT_LTTNG || !l->ev->describe_lttng)
 		return NULL;
-	rec = lrb_lttng_record(l->ev->name);
+	return lrb_lttng_record(l->ev->name);
+}
+
+/* The probe that writes that record, if any. */
+static void *lrb_te_lttng_probe(const struct lrb_event_link *l)
+{
+	const struct lrb_lttng_record *rec = lrb_te_lttng_rec(l);
+
 	return rec ? rec->probe : NULL;
 }
 
@@ -923,22 +911,16 @@ static void lrb_te_stop(struct lrb_event_link *l)
 						 call->class->lrb_probe, l));
 }
 
-/* The record of an entry of @len bytes, in the channel of @l. */
-static long lrb_te_record_len(const struct lrb_event_link *l, size_t len)
-{
-	return l->common ? len : len - sizeof(struct trace_entry);
-}
-
 /* A class without dynamic fields has entries of one length. */
 static long lrb_te_fixed_len(const struct lrb_event_link *l)
 {
+	const struct lrb_lttng_record *rec = lrb_te_lttng_rec(l);
 	unsigned int len = to_te(l->ev)->call->class->lrb_entry_len;
 
 	/* A record of its own in the LTTng layout has its own length. */
-	if (lrb_te_lttng_probe(l))
-		len = lrb_lttng_record(l->ev->name)->entry_len;
-
-	return len ? lrb_te_record_len(l, len) : -1;
+	if (rec)
+		len = rec->entry_len;
+	return len ? len - lrb_link_skip(l) : -1;
 }
 
 #ifdef CONFIG_LRB_DYNAMIC_EVENTS
@@ -1060,7 +1042,7 @@ static void lrb_te_dyn_write(struct lrb_event_link *l, void *entry,
 			     size_t len)
 {
 	struct lrb_slot slot __uninitialized;	/* lrb_reserve() fills it */
-	size_t skip = l->common ? 0 : sizeof(struct trace_entry);
+	size_t skip = lrb_link_skip(l);
 	struct lrb_te_filter *f;
 
 	if (lrb_link_ignores(l))
@@ -1233,12 +1215,12 @@ static int lrb_sc_describe_lttng(struct lrb_event *ev, struct seq_buf *s)
 	if (!strs)
 		return lrb_lttng_describe(ev, s);
 	lrb_lttng_describe_common(s);
-	lrb_tsdl_integer(s, "__syscall_nr", 32, 32, LRB_TSDL_SIGNED, "");
+	lrb_tsdl_integer(s, "__syscall_nr", 32, LRB_TSDL_SIGNED, "");
 	for (i = 0; i < meta->nb_args; i++) {
 		if (strs & BIT(i))
 			lrb_tsdl_string(s, meta->args[i]);
 		else
-			lrb_tsdl_integer(s, meta->args[i], 64, 8,
+			lrb_tsdl_integer(s, meta->args[i], 64,
 					 strchr(meta->types[i], '*') ?
 					 LRB_TSDL_HEX : 0, "");
 	}
@@ -1340,8 +1322,8 @@ static long lrb_sc_fixed_len(const struct lrb_event_link *l)
 	if (l->owner->layout == LRB_LAYOUT_LTTNG && to_te(l->ev)->sc_strs)
 		return -1;
 	if (call->class != &event_class_syscall_enter)
-		return lrb_te_record_len(l, sizeof(struct syscall_trace_exit));
-	return lrb_te_record_len(l, lrb_sc_enter_len(meta->nb_args));
+		return sizeof(struct syscall_trace_exit) - lrb_link_skip(l);
+	return lrb_sc_enter_len(meta->nb_args) - lrb_link_skip(l);
 }
 
 /* One sys_exit_NAME record in the channel of @l. */
