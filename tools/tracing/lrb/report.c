@@ -102,6 +102,12 @@ int lrb_report_check(const char *dir)
 }
 
 /*
+ * The function tracer's records begin with ftrace's common fields
+ * (lrb-record --common-fields): the description of its events says.
+ */
+static bool fn_common;
+
+/*
  * Event names and ids from the TSDL: the name and id of each event block,
  * and the fixed length of its records if it has one.
  */
@@ -110,6 +116,7 @@ static int read_metadata(const char *dir)
 	char path[4096], line[512], name[256] = "";
 	unsigned int id, len, last = MAX_EVENTS;
 	bool in_event = false;
+	bool in_fn = false;
 	const char *fixed;
 	FILE *f;
 
@@ -126,8 +133,11 @@ static int read_metadata(const char *dir)
 		if (fixed && last < LRB_ID_EXTENDED &&
 		    sscanf(fixed + strlen(LRB_FIXED_LEN_TSDL), "%u", &len) == 1)
 			fixed_len[last] = len + 1;
+		if (in_fn && strstr(line, " _common_pid;"))
+			fn_common = true;
 		if (!strncmp(line, "event {", 7)) {
 			in_event = true;
+			in_fn = false;
 			name[0] = '\0';
 			last = MAX_EVENTS;
 		} else if (in_event && sscanf(line, " name = \"%255[^\"]\";", name) == 1) {
@@ -137,6 +147,7 @@ static int read_metadata(const char *dir)
 				events[id].name = strdup(name);
 			last = id;
 			in_event = false;
+			in_fn = !strncmp(name, "ftrace:", 7);
 		}
 	}
 	fclose(f);
@@ -274,35 +285,6 @@ static unsigned long long read_word(const unsigned char *p, size_t size)
 	}
 	memcpy(&w64, p, 8);
 	return w64;
-}
-
-/* The function tracer's records begin with ftrace's common fields. */
-static bool fn_common;
-
-/*
- * Whether they do (lrb-record --common-fields): the description of the
- * events in DIR/metadata says.
- */
-static bool fn_records_common(const char *dir)
-{
-	char path[4096], line[512];
-	bool in_fn = false, common = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	while (!common && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "event {", 7))
-			in_fn = false;
-		else if (strstr(line, "name = \"ftrace:"))
-			in_fn = true;
-		else
-			common = in_fn && strstr(line, " _common_pid;");
-	}
-	fclose(f);
-	return common;
 }
 
 /*
@@ -471,8 +453,6 @@ int lrb_report(const char *dir)
 	dir = lrb_trace_dir(dir);
 	if (read_metadata(dir))
 		return 1;
-	if (lrb_report_symbols)
-		fn_common = fn_records_common(dir);
 	d = opendir(dir);
 	if (!d) {
 		fprintf(stderr, "lrb-record report: %s: %s\n", dir, strerror(errno));
