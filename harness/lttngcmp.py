@@ -142,9 +142,11 @@ def walk_records(path, tracer, payload):
 def lrb_record_bytes(path):
     """Where LRB's packet bytes go (walk_records()): after the record
     header of include/uapi/linux/lrb.h, a 16-bit length unless the
-    metadata gives the event a fixed length, then the payload."""
+    metadata gives the event a fixed length or says where the payload
+    holds it (a u32 at byte AT, whose 16-bit halves less BASE make it),
+    then the payload."""
     text = open(os.path.join(path, 'metadata')).read()
-    names, fixed = {}, {}
+    names, fixed, held = {}, {}, {}
     for block in text.split('event {')[1:]:
         m = re.search(r'name = "([^"]+)";\s*id = (\d+);', block)
         if not m:
@@ -153,11 +155,17 @@ def lrb_record_bytes(path):
         f = re.search(r'/\* lrb: fixed length (\d+) \*/', block)
         if f:
             fixed[int(m.group(2))] = int(f.group(1))
+        h = re.search(r'/\* lrb: length at (\d+) (-?\d+) \*/', block)
+        if h:
+            held[int(m.group(2))] = (int(h.group(1)), int(h.group(2)))
 
     def payload(rid, data, at, end):
         name = names.get(rid, str(rid))
         if rid < 31 and rid in fixed:
             return name, 0, fixed[rid]
+        if rid < 31 and rid in held:
+            word, = struct.unpack_from('<I', data, at + held[rid][0])
+            return name, 0, (word & 0xffff) + (word >> 16) - held[rid][1]
         length, = struct.unpack_from('<H', data, at)
         return name, 2, length
     return walk_records(path, 'lrb', payload)

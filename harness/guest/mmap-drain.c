@@ -142,17 +142,73 @@ static volatile uint64_t sink;
 
 /* ---- LRB: LRB_IOC_GET_SUBBUF, the packet in the mapping, PUT ---- */
 
+/* By compact id: 1 + the fixed length, or 1 + where the payload holds it. */
+static unsigned int fixed_len[LRB_ID_EXTENDED], len_at[LRB_ID_EXTENDED];
+static int len_base[LRB_ID_EXTENDED];
+
+/* The id of the metadata's event block in which @p is. */
+static int meta_id(const char *meta, const char *p)
+{
+	unsigned int id;
+
+	while (p > meta && strncmp(p, "\tid = ", 6))
+		p--;
+	return sscanf(p, "\tid = %u;", &id) == 1 && id < LRB_ID_EXTENDED ?
+	       (int)id : -1;
+}
+
 /*
- * Walk the records of the packet at @p; count them into @r. The bench's
- * event (lrb_bench:lrb_bench_event) has a string, so its records, as the
- * channel's annotations, carry their length after the header.
+ * How the channel's records give their lengths: the comments of its
+ * metadata, once its events' links started. The bench's event
+ * (lrb_bench:lrb_bench_event) ends with a string, so its payload holds
+ * its length in the string's __data_loc word; the annotations carry
+ * theirs after the header.
  */
+static void lrb_rules(void)
+{
+	static char meta[1 << 16];
+	unsigned int v;
+	const char *p;
+	int id, base;
+
+	get(CHAN "/metadata", meta, sizeof(meta));
+	for (p = meta; (p = strstr(p, LRB_FIXED_LEN_TSDL)); p++)
+		if ((id = meta_id(meta, p)) >= 0 &&
+		    sscanf(p + strlen(LRB_FIXED_LEN_TSDL), "%u", &v) == 1)
+			fixed_len[id] = v + 1;
+	for (p = meta; (p = strstr(p, LRB_LEN_AT_TSDL)); p++)
+		if ((id = meta_id(meta, p)) >= 0 &&
+		    sscanf(p + strlen(LRB_LEN_AT_TSDL), "%u %d", &v, &base) == 2) {
+			len_at[id] = v + 1;
+			len_base[id] = base;
+		}
+}
+
+/* The payload length of the record of @id whose payload is at @d. */
+static uint32_t lrb_len(const uint8_t *d, unsigned int id, size_t *hl)
+{
+	uint32_t loc;
+	uint16_t len;
+
+	if (id < LRB_ID_EXTENDED && fixed_len[id])
+		return fixed_len[id] - 1;
+	if (id < LRB_ID_EXTENDED && len_at[id]) {
+		memcpy(&loc, d + len_at[id] - 1, sizeof(loc));
+		return (loc & 0xffff) + (loc >> 16) - len_base[id];
+	}
+	memcpy(&len, d, sizeof(len));
+	*hl += LRB_LEN_SIZE;
+	return len;
+}
+
+/* Walk the records of the packet at @p; count them into @r. */
 static void lrb_packet(const uint8_t *p, struct result *r)
 {
 	const struct lrb_packet_header *h = (const void *)p;
 	uint64_t end = h->content_size / 8, off = sizeof(*h), sum = 0;
-	uint32_t word, v;
-	uint16_t len;
+	const struct lrb_record_header_ext *rx;
+	uint32_t word, v, len;
+	unsigned int id;
 
 	if (h->magic != LRB_PACKET_MAGIC)
 		die("lrb: bad packet magic %#x", h->magic);
@@ -160,10 +216,16 @@ static void lrb_packet(const uint8_t *p, struct result *r)
 		size_t hl = LRB_HEADER_SIZE;
 
 		memcpy(&word, p + off, sizeof(word));
-		if (LRB_HEADER_ID(word) == LRB_ID_EXTENDED)
-			hl = sizeof(struct lrb_record_header_ext);
-		memcpy(&len, p + off + hl, sizeof(len));
-		hl += LRB_LEN_SIZE;
+		id = LRB_HEADER_ID(word);
+		if (id == LRB_ID_EXTENDED) {
+			rx = (const void *)(p + off);
+			memcpy(&id, &rx->id, sizeof(id));
+			hl = sizeof(*rx);
+		}
+		len = lrb_len(p + off + hl, id, &hl);
+		if (off + hl + len > end)
+			die("lrb: record at %llu past the content (%llu)",
+			    (unsigned long long)off, (unsigned long long)end);
 		if (len >= 4) {
 			memcpy(&v, p + off + hl, sizeof(v));
 			sum += v;
@@ -217,6 +279,7 @@ static struct result run_lrb(int ms)
 	if (map == MAP_FAILED)
 		die("lrb: mmap: %s", strerror(errno));
 	put(CHAN "/enable", "1\n");
+	lrb_rules();
 	t0 = now_ns();
 	put(WRITER, "%d\n", ms);
 	do {

@@ -246,8 +246,8 @@ struct lrb_cc {
  * @offset: free-running write position; written by the owning CPU only.
  * @nesting: writers open on the owning CPU.
  * @subbuf_order: log2(subbuf_size).
- * @last_ts_high: timestamp bits above 27 of a recent record (compact
- *	headers are used while they do not change).
+ * @last_ts: timestamp of a recent record, or on 32-bit its bits above 27
+ *	(see lrb_ts_compact()).
  * @subbuf_mask: subbuf_size - 1.
  * @buf_mask: bytes of the CPU buffer - 1.
  * @data: the sub-buffers, contiguous.
@@ -262,7 +262,7 @@ struct lrb_wbuf {
 	local_t offset;
 	int nesting;
 	unsigned int subbuf_order;
-	unsigned long last_ts_high;
+	unsigned long last_ts;
 	unsigned long subbuf_mask;
 	unsigned long buf_mask;
 	void *data;
@@ -271,14 +271,29 @@ struct lrb_wbuf {
 };
 
 /*
+ * struct lrb_len - where readers find the payload length of an id's records
+ * @fixed: 0, or 1 + the length of every record (lrb_set_record_len()).
+ * @at: 0, or 1 + where each payload holds its length, less @base
+ *	(lrb_set_record_len_at()).
+ * @base: see @at.
+ *
+ * With neither, each record carries its length. Set once.
+ */
+struct lrb_len {
+	u8 fixed;
+	u8 at;
+	s16 base;
+};
+
+/*
  * struct lrb_channel_head - the first member of a channel
  * @wbufs: the write sides of its CPU buffers, indexed by CPU.
- * @lens: by id below LRB_ID_EXTENDED, 0 or 1 + the fixed payload length
- *	of its records (lrb_set_record_len()); each set once.
+ * @lens: by id below LRB_ID_EXTENDED, how readers find the length of its
+ *	records.
  */
 struct lrb_channel_head {
 	struct lrb_wbuf **wbufs;
-	u8 lens[LRB_ID_EXTENDED];
+	struct lrb_len lens[LRB_ID_EXTENDED];
 };
 
 /**
@@ -306,7 +321,7 @@ struct lrb_slot {
  * @data: start of the sub-buffer (its packet header).
  * @content_size: bytes of header and records.
  * @padded_size: bytes of the packet, as its packet_size says: the content
- *	rounded up to a page, at most the sub-buffer. What a reader copies.
+ *	rounded up to 8 bytes. What a reader copies.
  * @records: number of records in it.
  */
 struct lrb_subbuf {
@@ -316,8 +331,8 @@ struct lrb_subbuf {
 	unsigned long records;
 	/* private: position of the sub-buffer, 64-bit on every architecture */
 	u64 pos;
-	/* the fixed record lengths of its channel */
-	const u8 *lens;
+	/* how its channel's records give their lengths */
+	const struct lrb_len *lens;
 };
 
 /**
@@ -391,6 +406,10 @@ bool lrb_dump_next(struct lrb_dump *d, struct lrb_record *rec);
 int lrb_set_record_len(struct lrb_channel *chan, unsigned int id,
 		       size_t len);
 int lrb_record_len(const struct lrb_channel *chan, unsigned int id);
+int lrb_set_record_len_at(struct lrb_channel *chan, unsigned int id,
+			  size_t at, int base);
+int lrb_record_len_at(const struct lrb_channel *chan, unsigned int id,
+		      int *base);
 
 int __lrb_reserve_slow(struct lrb_wbuf *w, struct lrb_slot *slot,
 		       unsigned int id, size_t len, size_t lsize);
@@ -545,33 +564,73 @@ static __always_inline void lrb_commit_bytes(struct lrb_wbuf *w,
 /*
  * The bytes of the length word of a record of @id with @len bytes of
  * payload: none if the channel fixed the length of @id, which must then be
- * @len (-EINVAL otherwise), else LRB_LEN_SIZE.
+ * @len, or if the payload holds it, which must then fit (-EINVAL
+ * otherwise), else LRB_LEN_SIZE.
  */
 static __always_inline int lrb_len_size(struct lrb_channel *chan,
 					unsigned int id, size_t len)
 {
 	const struct lrb_channel_head *head = (const void *)chan;
-	unsigned int fixed = 0;
+	unsigned int fixed = 0, at = 0;
 
-	if (id < LRB_ID_EXTENDED)
-		fixed = READ_ONCE(head->lens[id]);
-	if (!fixed)
-		return LRB_LEN_SIZE;
-	return fixed == len + 1 ? 0 : -EINVAL;
+	if (id < LRB_ID_EXTENDED) {
+		fixed = READ_ONCE(head->lens[id].fixed);
+		at = READ_ONCE(head->lens[id].at);
+	}
+	if (fixed)
+		return fixed == len + 1 ? 0 : -EINVAL;
+	if (at)
+		return len >= at - 1 + sizeof(u32) ? 0 : -EINVAL;
+	return LRB_LEN_SIZE;
 }
 
+#ifdef CONFIG_64BIT
 /*
- * The compact header for an id that has one while the timestamp keeps the
- * bits above LRB_TS_BITS of the previous record. On 32-bit the bits kept
- * are those up to bit 58: the compact header of a record that comes 2^59
- * ns (18 years) after the previous one could take the previous one's.
+ * Whether a record at @ts may have a compact header: it comes less than
+ * 2^LRB_TS_BITS ns after the previous record, whose bits above
+ * LRB_TS_BITS a reader takes, plus one if the low bits went down (the one
+ * wrap CTF readers allow). lrb_slot_fill() stores each record's @ts in
+ * last_ts after the publish, so last_ts is the timestamp of a record
+ * before this one in the buffer, at most the previous one's: a nested
+ * writer that stores a later one has published, and the interrupted
+ * reservation's cmpxchg fails and reads the clock and last_ts again; one
+ * interrupted after its publish stores an older one last. Either way the
+ * test overestimates the gap, and errs towards the extended header only.
  */
+static __always_inline bool lrb_ts_compact(const struct lrb_wbuf *w, u64 ts)
+{
+	return !((ts - READ_ONCE(w->last_ts)) >> LRB_TS_BITS);
+}
+
+static __always_inline void lrb_ts_save(struct lrb_wbuf *w, u64 ts, bool ext)
+{
+	WRITE_ONCE(w->last_ts, ts);
+}
+#else
+/*
+ * On 32-bit, where a u64 is not stored in one instruction, last_ts keeps
+ * the bits above LRB_TS_BITS of the last extended header, up to bit 58,
+ * and a compact header serves while they do not change: the compact
+ * header of a record that comes 2^59 ns (18 years) after the previous one
+ * could take the previous one's.
+ */
+static __always_inline bool lrb_ts_compact(const struct lrb_wbuf *w, u64 ts)
+{
+	return (unsigned long)(ts >> LRB_TS_BITS) == READ_ONCE(w->last_ts);
+}
+
+static __always_inline void lrb_ts_save(struct lrb_wbuf *w, u64 ts, bool ext)
+{
+	if (unlikely(ext))
+		WRITE_ONCE(w->last_ts, (unsigned long)(ts >> LRB_TS_BITS));
+}
+#endif
+
+/* The header of a record of @id at @ts: compact if the id and time fit. */
 static __always_inline size_t lrb_header_len(const struct lrb_wbuf *w,
 					     unsigned int id, u64 ts)
 {
-	if (likely(id < LRB_ID_EXTENDED &&
-		   (unsigned long)(ts >> LRB_TS_BITS) ==
-		   READ_ONCE(w->last_ts_high)))
+	if (likely(id < LRB_ID_EXTENDED && lrb_ts_compact(w, ts)))
 		return LRB_HEADER_SIZE;
 	return sizeof(struct lrb_record_header_ext);
 }
@@ -603,8 +662,7 @@ static __always_inline void lrb_write_header(void *p, unsigned int id,
  * Write the record header of the slot published at @begin and fill in
  * @slot; @commit_size counts what the commit adds: the bytes from the end
  * of the previous slot, or from the start of the sub-buffer the slot
- * opened, to its end. Only an extended header stores last_ts_high: a
- * compact one found it equal.
+ * opened, to its end.
  */
 static __always_inline void lrb_slot_fill(struct lrb_wbuf *w,
 					  struct lrb_slot *slot,
@@ -614,8 +672,7 @@ static __always_inline void lrb_slot_fill(struct lrb_wbuf *w,
 {
 	void *p = w->data + (begin & w->buf_mask);
 
-	if (unlikely(hlen >= sizeof(struct lrb_record_header_ext)))
-		WRITE_ONCE(w->last_ts_high, (unsigned long)(ts >> LRB_TS_BITS));
+	lrb_ts_save(w, ts, hlen >= sizeof(struct lrb_record_header_ext));
 	lrb_write_header(p, id, len, ts, hlen);
 	slot->data = p + hlen;
 	slot->len = len;
@@ -636,12 +693,13 @@ static __always_inline void lrb_slot_fill(struct lrb_wbuf *w,
  * success, preemption (or, with CONFIG_LRB_SYNC_IRQOFF, interrupts) stays
  * disabled until lrb_commit(), which must follow on the same CPU.
  *
- * Return: 0; -EINVAL for a bad id, or a length other than the one the
- * channel fixed for @id (not counted); or, with the record
- * counted as lost: -E2BIG when it can never fit in a sub-buffer or @len
- * exceeds LRB_RECORD_LEN_MAX, -ENOSPC when the buffer is full, -EBUSY
- * when writers are nested too deep or (irq-off variant) the caller is an
- * NMI.
+ * Return: 0; -EINVAL for a bad id, a length other than the one the
+ * channel fixed for @id, or one too short to hold the u32 where the
+ * channel said its payload holds its length (not counted); or, with the
+ * record counted as lost: -E2BIG when it can never fit in a sub-buffer or
+ * @len exceeds LRB_RECORD_LEN_MAX, -ENOSPC when the buffer is full,
+ * -EBUSY when writers are nested too deep or (irq-off variant) the caller
+ * is an NMI.
  */
 static __always_inline int lrb_reserve(struct lrb_channel *chan,
 				       struct lrb_slot *slot,

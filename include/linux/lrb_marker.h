@@ -100,6 +100,10 @@ enum lrb_layout {
  * @fixed_len: the payload length of every record of the event in the
  *	link's channel, before start(); -1, or NULL, if they vary. The
  *	channel then leaves the length out of each record (2 bytes).
+ * @len_at: for an event without @fixed_len, where the payload of every
+ *	record in the link's channel holds its length, as
+ *	lrb_set_record_len_at() takes it, and its base in *@base; -1, or
+ *	NULL, if it does not. The channel leaves the length out then too.
  * @describe: write the CTF declarations of the payload fields; NULL for
  *	a marker, which is described from @fields.
  * @describe_lttng: write them in &LRB_LAYOUT_LTTNG, from the description
@@ -128,6 +132,7 @@ struct lrb_event {
 	int (*start)(struct lrb_event_link *link);
 	void (*stop)(struct lrb_event_link *link);
 	long (*fixed_len)(const struct lrb_event_link *link);
+	int (*len_at)(const struct lrb_event_link *link, int *base);
 	int (*describe)(struct lrb_event *ev, struct seq_buf *s);
 	int (*describe_lttng)(struct lrb_event *ev, struct seq_buf *s);
 	void (*print)(struct lrb_event *ev, struct seq_buf *s,

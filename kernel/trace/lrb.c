@@ -329,18 +329,56 @@ struct lrb_rec_view {
 };
 
 /*
+ * The payload length of the record at @p, whose header @v holds and which
+ * has @room bytes to the end of the content, by the rule of @lens for its
+ * id; false if it is malformed. A length word is added to v->hlen.
+ */
+static bool lrb_record_parse_len(const void *p, size_t room,
+				 const struct lrb_len *lens,
+				 struct lrb_rec_view *v)
+{
+	unsigned int fixed = 0, at = 0;
+	u32 loc;
+	s32 len;
+
+	if (v->id < LRB_ID_EXTENDED) {
+		fixed = READ_ONCE(lens[v->id].fixed);
+		at = READ_ONCE(lens[v->id].at);
+	}
+	if (fixed) {
+		v->len = fixed - 1;
+	} else if (at) {
+		/* The payload holds a u32 at byte at - 1: its halves, less base */
+		if (room - v->hlen < at - 1 + sizeof(loc))
+			return false;
+		loc = get_unaligned((const u32 *)(p + v->hlen + at - 1));
+		len = (s32)((loc & 0xffff) + (loc >> 16)) -
+		      READ_ONCE(lens[v->id].base);
+		if (len < (s32)(at - 1 + sizeof(loc)))
+			return false;
+		v->len = len;
+	} else {
+		if (room - v->hlen < LRB_LEN_SIZE)
+			return false;
+		v->len = get_unaligned((const u16 *)(p + v->hlen));
+		v->hlen += LRB_LEN_SIZE;
+	}
+	return v->len <= room - v->hlen;
+}
+
+/*
  * Decode the record at @off of a sub-buffer whose records end at @content
- * (@off < @content), with the fixed lengths @lens of its channel. Each
+ * (@off < @content), with the length rules @lens of its channel. Each
  * byte is read once, and nothing may cross @content: in overwrite mode
  * the bytes may be changing under a reader. Returns the record's size,
  * header and payload, or 0 if it is malformed.
  */
 static size_t lrb_record_parse(const void *sub, size_t off, size_t content,
-			       const u8 *lens, struct lrb_rec_view *v)
+			       const struct lrb_len *lens,
+			       struct lrb_rec_view *v)
 {
 	const struct lrb_record_header_ext *rx = sub + off;
 	size_t room = content - off;
-	unsigned int fixed = 0;
 	u32 word;
 
 	if (room < LRB_HEADER_SIZE)
@@ -357,17 +395,7 @@ static size_t lrb_record_parse(const void *sub, size_t off, size_t content,
 		v->id = get_unaligned(&rx->id);
 		v->ts = get_unaligned(&rx->ts);
 	}
-	if (v->id < LRB_ID_EXTENDED)
-		fixed = READ_ONCE(lens[v->id]);
-	if (fixed) {
-		v->len = fixed - 1;
-	} else {
-		if (room - v->hlen < LRB_LEN_SIZE)
-			return 0;
-		v->len = get_unaligned((const u16 *)(sub + off + v->hlen));
-		v->hlen += LRB_LEN_SIZE;
-	}
-	if (v->len > room - v->hlen)
+	if (!lrb_record_parse_len(sub + off, room, lens, v))
 		return 0;
 	return v->hlen + v->len;
 }
@@ -418,13 +446,16 @@ EXPORT_SYMBOL_GPL(__lrb_deliver);
 
 /*
  * The bytes of the packet in a sub-buffer with @content bytes of header
- * and records, as its packet_size says: the content rounded up to a page,
- * at most the sub-buffer. Readers copy that much, so a trace file holds
- * less than a page of padding per packet, as LTTng's do.
+ * and records, as its packet_size says: the content rounded up to 8
+ * bytes. Readers copy that much, so a trace file holds at most 7 bytes of
+ * padding per packet (LTTng's consumers write up to a page), and every
+ * packet of a stream file begins 8-aligned, as its header's u64 fields
+ * want. The sub-buffer size, a power of two of at least
+ * LRB_SUBBUF_SIZE_MIN, bounds the result.
  */
 static size_t lrb_packet_size(const struct lrb_channel *chan, size_t content)
 {
-	return min_t(size_t, PAGE_ALIGN(content), chan->config.subbuf_size);
+	return ALIGN(content, sizeof(u64));
 }
 
 /*
@@ -666,18 +697,61 @@ static int lrb_reserve_switch(struct lrb_cpu_buf *buf, struct lrb_pos *p,
  * another length for @id.
  *
  * Return: 0 (@id had no fixed length, or had @len); -EINVAL if @id or @len
- * is out of range or @id has another fixed length.
+ * is out of range or @id has another fixed length, or its payload holds
+ * its length.
  */
 int lrb_set_record_len(struct lrb_channel *chan, unsigned int id,
 		       size_t len)
 {
+	struct lrb_len *l;
+
 	if (id >= LRB_ID_EXTENDED || len >= U8_MAX)
 		return -EINVAL;
-	if (!chan->head.lens[id])
-		WRITE_ONCE(chan->head.lens[id], len + 1);
-	return chan->head.lens[id] == len + 1 ? 0 : -EINVAL;
+	l = &chan->head.lens[id];
+	if (!l->fixed && !l->at)
+		WRITE_ONCE(l->fixed, len + 1);
+	return l->fixed == len + 1 ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL_GPL(lrb_set_record_len);
+
+/**
+ * lrb_set_record_len_at() - let the payload of an event's records hold
+ *	their length
+ * @chan: the channel.
+ * @id: event id, below LRB_ID_EXTENDED (the ids of compact headers).
+ * @at: byte of the payload where a u32 holds the length, at most
+ *	U8_MAX - 1.
+ * @base: what to take from the sum of that u32's two 16-bit halves to get
+ *	the payload length, from S16_MIN to S16_MAX.
+ *
+ * From now on, for the channel's life, every record of @id has at byte
+ * @at of its payload a u32 whose halves add up to its length plus @base,
+ * and no length word: 2 bytes less each. ftrace's entries have one: the
+ * __data_loc word of their last dynamic field, whose offset and length
+ * say where the entry ends. The writers of @id's records must keep that
+ * true (lrb_reserve() checks only that the u32 fits), and a reader trusts
+ * it: a length that leaves the sub-buffer's content makes it stop there.
+ * Call it before the first record of @id, as lrb_set_record_len().
+ *
+ * Return: 0 (@id had no rule, or this one); -EINVAL if an argument is out
+ * of range or @id has another rule.
+ */
+int lrb_set_record_len_at(struct lrb_channel *chan, unsigned int id,
+			  size_t at, int base)
+{
+	struct lrb_len *l;
+
+	if (id >= LRB_ID_EXTENDED || at >= U8_MAX || base < S16_MIN ||
+	    base > S16_MAX)
+		return -EINVAL;
+	l = &chan->head.lens[id];
+	if (!l->fixed && !l->at) {
+		WRITE_ONCE(l->base, base);
+		WRITE_ONCE(l->at, at + 1);
+	}
+	return l->at == at + 1 && l->base == base ? 0 : -EINVAL;
+}
+EXPORT_SYMBOL_GPL(lrb_set_record_len_at);
 
 /**
  * lrb_record_len() - the fixed payload length of an event's records
@@ -691,9 +765,28 @@ int lrb_record_len(const struct lrb_channel *chan, unsigned int id)
 {
 	if (id >= LRB_ID_EXTENDED)
 		return -1;
-	return (int)READ_ONCE(chan->head.lens[id]) - 1;
+	return (int)READ_ONCE(chan->head.lens[id].fixed) - 1;
 }
 EXPORT_SYMBOL_GPL(lrb_record_len);
+
+/**
+ * lrb_record_len_at() - where the payload of an event's records holds
+ *	their length
+ * @chan: the channel.
+ * @id: event id.
+ * @base: set to what lrb_set_record_len_at() gave, if it did.
+ *
+ * Return: the byte lrb_set_record_len_at() gave for @id, or -1.
+ */
+int lrb_record_len_at(const struct lrb_channel *chan, unsigned int id,
+		      int *base)
+{
+	if (id >= LRB_ID_EXTENDED || !READ_ONCE(chan->head.lens[id].at))
+		return -1;
+	*base = READ_ONCE(chan->head.lens[id].base);
+	return (int)READ_ONCE(chan->head.lens[id].at) - 1;
+}
+EXPORT_SYMBOL_GPL(lrb_record_len_at);
 
 /**
  * __lrb_reserve_slow() - all of lrb_reserve() but its common case
@@ -1714,7 +1807,9 @@ static bool lrb_dump_view(struct lrb_cpu_buf *buf, unsigned long pos,
  * holds any lock. Writers may still be writing on other CPUs: the dump
  * stops at the write position it found, reads only inside the buffer and
  * stops at a sub-buffer or record that does not parse, but a record being
- * overwritten or not yet committed may show wrong values.
+ * overwritten or not yet committed may show wrong values, and where its
+ * payload holds its length (lrb_set_record_len_at()), end the dump of its
+ * sub-buffer early.
  *
  * Return: 0; -EINVAL for a bad CPU; -ENODATA if the buffer holds no
  * record.

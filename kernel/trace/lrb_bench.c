@@ -991,7 +991,8 @@ static void time_each_write(struct lrb_channel *chan, unsigned long n,
 		/*
 		 * The sub-buffers are contiguous: after a lap, we know them
 		 * all, and after the last comes the first. An extended header
-		 * (the clock's bits above 27 changed) puts cur, or lo, 9 bytes
+		 * (2^27 ns since the last record; on 32-bit, the clock's bits
+		 * above 27 changed) puts cur, or lo, 9 bytes
 		 * on: testing where next's sub-buffer would end keeps next in
 		 * the buffer either way, at worst warming the first sub-buffer
 		 * where the last comes next.

@@ -278,14 +278,23 @@ static struct lrb_event_link *lrb_link_find(struct lrb_events_owner *o,
 
 /*
  * The payload of every record of @l's event in @l's channel has the same
- * length: let its records leave it out if their id can (a compact one,
- * up to 254 bytes). An id that has another length already is a bug.
+ * length (up to 254 bytes), or holds its length: let its records leave
+ * their length out if their id can (a compact one). An id that has
+ * another rule already is a bug.
  */
 static int lrb_link_fix_len(struct lrb_event_link *l)
 {
 	long len = l->ev->fixed_len ? l->ev->fixed_len(l) : -1;
+	int at = -1, base;
 
-	if (len < 0 || len >= U8_MAX || l->id >= LRB_ID_EXTENDED)
+	if (l->id >= LRB_ID_EXTENDED)
+		return 0;
+	if (len < 0 && l->ev->len_at)
+		at = l->ev->len_at(l, &base);
+	if (at >= 0 && at < U8_MAX)
+		return WARN_ON_ONCE(lrb_set_record_len_at(l->chan, l->id, at,
+							  base));
+	if (len < 0 || len >= U8_MAX)
 		return 0;
 	return WARN_ON_ONCE(lrb_set_record_len(l->chan, l->id, len));
 }
@@ -1473,19 +1482,22 @@ void lrb_events_show(struct seq_file *m, struct lrb_events_owner *o)
 
 /*
  * An event of the metadata of @chan: a record of it has the fixed length
- * the channel gave its id, which a comment says, or begins with its length,
- * the event's context.
+ * the channel gave its id, or holds its length where the channel said,
+ * which a comment says, or begins with its length, the event's context.
  */
 static void lrb_tsdl_event(struct seq_file *m, const struct lrb_channel *chan,
 			   const char *name, unsigned int id,
 			   const char *fields)
 {
-	int len = lrb_record_len(chan, id);
+	int len = lrb_record_len(chan, id), at, base;
 
 	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n",
 		   name, id);
+	at = lrb_record_len_at(chan, id, &base);
 	if (len >= 0)
 		seq_printf(m, "\t" LRB_FIXED_LEN_TSDL "%d */\n", len);
+	else if (at >= 0)
+		seq_printf(m, "\t" LRB_LEN_AT_TSDL "%d %d */\n", at, base);
 	else
 		seq_puts(m, "\tcontext := struct {\n\t\tuint16_t _length;\n\t};\n");
 	seq_printf(m, "\tfields := struct {\n%s\t};\n};\n\n", fields);

@@ -325,18 +325,17 @@ static void lrb_test_exact_fill(struct kunit *test)
 }
 
 /*
- * A packet is its content rounded up to a page, at most the sub-buffer: a
- * reader copies less than a page of padding, whatever the sub-buffer size.
+ * A packet is its content rounded up to 8 bytes: a reader copies at most 7
+ * bytes of padding, whatever the sub-buffer size, and the last record of a
+ * full sub-buffer leaves the packet within it.
  */
 static void lrb_test_packet_size(struct kunit *test)
 {
 	struct lrb_test_ctx *ctx = test->priv;
-	struct lrb_channel *chan = chan_new(test, 4 * PAGE_SIZE, 2,
-					    LRB_MODE_DISCARD);
-	/* Content in the first page, just over it, just over three pages. */
-	const unsigned int n[] = { 1, (PAGE_SIZE - PHDR) / REC8 + 1,
-				   (3 * PAGE_SIZE - PHDR) / REC8 + 1 };
-	const size_t pages[] = { 1, 2, 4 };
+	struct lrb_channel *chan = chan_new(test, SZ_16K, 2, LRB_MODE_DISCARD);
+	/* 86, 100 and 128 bytes of content; 16,382 in 16 KiB. */
+	const unsigned int n[] = { 1, 2, 4, (SZ_16K - PHDR) / REC8 };
+	const size_t packet[] = { 88, 104, 128, SZ_16K };
 	const struct lrb_packet_header *ph;
 	struct lrb_subbuf sb;
 	unsigned int i;
@@ -347,7 +346,7 @@ static void lrb_test_packet_size(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
 		ph = sb.data;
 		KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + n[i] * REC8);
-		KUNIT_EXPECT_EQ(test, sb.padded_size, pages[i] * PAGE_SIZE);
+		KUNIT_EXPECT_EQ(test, sb.padded_size, packet[i]);
 		KUNIT_EXPECT_EQ(test, ph->packet_size, sb.padded_size * 8);
 		KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
 	}
@@ -830,6 +829,7 @@ static void lrb_test_extended_header(struct kunit *test)
 	struct lrb_channel *chan = chan_new(test, 4096, 4, LRB_MODE_DISCARD);
 	const size_t ext = sizeof(struct lrb_record_header_ext);
 	struct lrb_subbuf sb;
+	u64 t;
 
 	struct lrb_record_iter it = {};
 	struct lrb_record rec;
@@ -854,19 +854,100 @@ static void lrb_test_extended_header(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, write_u64(chan, 5, 3), 0);
 	/* An id above 30 has no compact header. */
 	KUNIT_ASSERT_EQ(test, write_u64(chan, LRB_ID_EXTENDED, 4), 0);
+	/*
+	 * 5 ns past the next multiple of 2^27: compact on 64-bit, where only
+	 * the gap counts, and the reader carries one into the bits above;
+	 * 2^27 ns later, long; 2^27 - 1 ns later again, compact on 64-bit.
+	 * 32-bit machines take the long form whenever the bits above change.
+	 */
+	t = round_up(1000 + 2000000000ULL, BIT_ULL(LRB_TS_BITS)) + 5;
+	WRITE_ONCE(lrb_test_now, t);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 5), 0);
+	WRITE_ONCE(lrb_test_now, t + BIT_ULL(LRB_TS_BITS));
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 6), 0);
+	t += 2 * BIT_ULL(LRB_TS_BITS) - 1;
+	WRITE_ONCE(lrb_test_now, t);
+	KUNIT_ASSERT_EQ(test, write_u64(chan, 1, 7), 0);
 	lrb_flush(chan, ctx->cpu);
 	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
 	KUNIT_EXPECT_EQ(test, sb.content_size, PHDR + REC8 + ext + 2 + 8 +
-			REC8 + ext + 8 + ext + 2 + 8);
+			REC8 + ext + 8 + ext + 2 + 8 +
+			(IS_ENABLED(CONFIG_64BIT) ? REC8 : ext + 2 + 8) +
+			ext + 2 + 8 +
+			(IS_ENABLED(CONFIG_64BIT) ? REC8 : ext + 2 + 8));
 	while (lrb_record_next(&sb, &it, &rec)) {
 		KUNIT_EXPECT_EQ(test, rec_u64(&rec), (u64)n);
 		KUNIT_EXPECT_EQ(test, rec.len, (size_t)8);
+		if (n == 4)
+			KUNIT_EXPECT_EQ(test, rec.id,
+					(unsigned int)LRB_ID_EXTENDED);
+		if (n == 5)
+			KUNIT_EXPECT_EQ(test, rec.ts,
+					t + 1 - BIT_ULL(LRB_TS_BITS + 1));
 		n++;
 	}
-	KUNIT_EXPECT_EQ(test, n, 5);
-	KUNIT_EXPECT_EQ(test, rec.id, (unsigned int)LRB_ID_EXTENDED);
-	KUNIT_EXPECT_EQ(test, rec.ts, 1000 + 2000000000ULL);
+	KUNIT_EXPECT_EQ(test, n, 8);
+	KUNIT_EXPECT_EQ(test, rec.ts, t);
 	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+}
+
+/*
+ * Records whose payload holds their length, as ftrace's entries with
+ * dynamic fields do: a 2-byte field, then at byte 2 a u32 of an offset
+ * counted from 8 bytes before the payload (ftrace's common fields, which
+ * the record leaves out) and a length, then that many bytes of data.
+ */
+static void lrb_test_len_at(struct kunit *test)
+{
+	struct lrb_test_ctx *ctx = test->priv;
+	struct lrb_channel *chan = chan_new(test, 4096, 4, LRB_MODE_DISCARD);
+	static const size_t data[] = { 0, 5, 40, 200 };
+	struct lrb_record_iter it = {};
+	struct lrb_record rec;
+	struct lrb_subbuf sb;
+	struct lrb_stats st;
+	u8 p[64] = {};
+	unsigned int i;
+	int base = 0;
+
+	KUNIT_ASSERT_EQ(test, lrb_set_record_len_at(chan, 4, 2, 8), 0);
+	/* The same rule again is no change; another one, or a length, is. */
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len_at(chan, 4, 2, 8), 0);
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len_at(chan, 4, 3, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len(chan, 4, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len_at(chan, 5, U8_MAX, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len_at(chan, 5, 0, S16_MAX + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_set_record_len_at(chan, LRB_ID_EXTENDED, 2,
+						    0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lrb_record_len_at(chan, 4, &base), 2);
+	KUNIT_EXPECT_EQ(test, base, 8);
+	KUNIT_EXPECT_EQ(test, lrb_record_len_at(chan, 5, &base), -1);
+	KUNIT_EXPECT_EQ(test, lrb_record_len(chan, 4), -1);
+	/* Too short to hold the u32: refused, not counted. */
+	KUNIT_EXPECT_EQ(test, lrb_write_record(chan, 4, p, 5), -EINVAL);
+	WRITE_ONCE(lrb_test_now, 1000);
+	/* The last one says 200 bytes but has 58: a reader stops at it. */
+	for (i = 0; i < ARRAY_SIZE(data); i++) {
+		put_unaligned((u32)data[i] << 16 | (8 + 6), (u32 *)(p + 2));
+		KUNIT_ASSERT_EQ(test, lrb_write_record(chan, 4, p, 6 +
+				min(data[i], sizeof(p) - 6)), 0);
+	}
+	lrb_flush(chan, ctx->cpu);
+	KUNIT_ASSERT_EQ(test, lrb_get_subbuf(chan, ctx->cpu, &sb), 0);
+	/* A 4-byte header and the payload each: no length word. */
+	KUNIT_EXPECT_EQ(test, sb.content_size,
+			PHDR + 4 * (4 + 6) + 0 + 5 + 40 + 58);
+	for (i = 0; lrb_record_next(&sb, &it, &rec); i++) {
+		KUNIT_ASSERT_LT(test, i, 3U);
+		KUNIT_EXPECT_EQ(test, rec.id, 4U);
+		KUNIT_EXPECT_EQ(test, rec.len, 6 + data[i]);
+	}
+	KUNIT_EXPECT_EQ(test, i, 3U);
+	KUNIT_EXPECT_EQ(test, lrb_put_subbuf(chan, ctx->cpu, &sb), 0);
+	lrb_stats_read(chan, ctx->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 4ULL);
 }
 
 static void lrb_test_long_record(struct kunit *test)
@@ -1385,6 +1466,7 @@ static struct kunit_case lrb_test_cases[] = {
 	KUNIT_CASE(lrb_test_open_slot_blocks_delivery),
 	KUNIT_CASE(lrb_test_timestamps),
 	KUNIT_CASE(lrb_test_extended_header),
+	KUNIT_CASE(lrb_test_len_at),
 	KUNIT_CASE(lrb_test_long_record),
 	KUNIT_CASE(lrb_test_packet_header),
 #ifdef CONFIG_LRB_TRACE_EVENTS

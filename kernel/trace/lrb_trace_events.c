@@ -923,6 +923,31 @@ static long lrb_te_fixed_len(const struct lrb_event_link *l)
 	return len ? len - lrb_link_skip(l) : -1;
 }
 
+/*
+ * A class with dynamic fields has entries that end where the data of the
+ * last one does: at the offset plus the length its __data_loc word holds,
+ * counted from the start of the entry (for a __rel_loc, from the end of
+ * the word), whose first lrb_link_skip() bytes the record leaves out.
+ */
+static int lrb_te_len_at(const struct lrb_event_link *l, int *base)
+{
+	struct ftrace_event_field *f, *last = NULL;
+	int skip = lrb_link_skip(l);
+
+	/* A record of its own in the LTTng layout carries its length. */
+	if (lrb_te_lttng_rec(l))
+		return -1;
+	list_for_each_entry(f, trace_get_fields(to_te(l->ev)->call), link)
+		if (lrb_te_is_loc(f) && (!last || f->offset > last->offset))
+			last = f;
+	if (!last || last->size != sizeof(u32) || last->offset < skip)
+		return -1;
+	*base = skip;
+	if (!strncmp(last->type, "__rel_loc ", 10))
+		*base -= last->offset + last->size;
+	return last->offset - skip;
+}
+
 #ifdef CONFIG_LRB_DYNAMIC_EVENTS
 /*
  * Dynamic events: the provider fills a scratch entry of the CPU
@@ -1456,6 +1481,7 @@ static void lrb_te_add(struct trace_event_call *call)
 		te->ev.start = lrb_te_start;
 		te->ev.stop = lrb_te_stop;
 		te->ev.fixed_len = lrb_te_fixed_len;
+		te->ev.len_at = lrb_te_len_at;
 	}
 	/*
 	 * Before it can start, which a channel selecting it does at once:

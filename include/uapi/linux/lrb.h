@@ -6,13 +6,13 @@
  * CTF 1.8 packets, each the first packet_size bytes of a sub-buffer exactly
  * as the kernel wrote it: a struct lrb_packet_header (packet header and
  * context, 72 bytes), then records, then padding up to packet_size, at
- * most a page. Records follow one another byte to byte, unaligned, and
+ * most 7 bytes. Records follow one another byte to byte, unaligned, and
  * the last one ends at content_size. A record is a header, the 16-bit
  * length of its payload unless its event has a fixed length in the
- * channel, and the payload. The header is compact (4 bytes: an event with
- * a fixed 8-byte payload costs 12) for ids up to 30 while the timestamp
- * keeps the bits above 27 of the previous record, extended (13 bytes)
- * otherwise.
+ * channel or its payload holds it, and the payload. The header is compact
+ * (4 bytes: an event with a fixed 8-byte payload costs 12) for ids up to
+ * 30 when the record comes less than 2^27 ns after the previous one,
+ * extended (13 bytes) otherwise.
  *
  * Metadata. The channel's "metadata" file in tracefs gives the CTF
  * description (TSDL) of all of it, event layouts included, so stream files
@@ -40,9 +40,9 @@
  * @timestamp_begin: timestamp of the first record.
  * @timestamp_end: timestamp taken when the sub-buffer was closed.
  * @content_size: bits of header and records.
- * @packet_size: bits of the packet: content_size rounded up to a page of
- *	the traced machine, at most the sub-buffer. A reader copies that
- *	much; the rest of the sub-buffer is padding too.
+ * @packet_size: bits of the packet: content_size rounded up to 8 bytes,
+ *	so that packets copied one after another stay 8-aligned. A reader
+ *	copies that much; the rest of the sub-buffer is padding too.
  * @packet_seq_num: sub-buffer number since the channel was created.
  * @events_discarded: records of this CPU lost before the packet was closed,
  *	all causes but overwriting (overwritten packets show as gaps in
@@ -74,10 +74,13 @@ struct lrb_packet_header {
  * The compact record header is one 32-bit word, unaligned: a 5-bit id
  * (LRB_HEADER_ID()) and the low 27 bits of the timestamp (LRB_HEADER_TS());
  * the bits above are those of the previous record of the packet, or of
- * timestamp_begin for the first. The id is the first 5 bits of the word as
- * CTF packs bit fields: the low bits of the first byte on a little-endian
- * machine, the high bits on a big-endian one. Id LRB_ID_EXTENDED there
- * makes the header a struct lrb_record_header_ext.
+ * timestamp_begin for the first, plus one where the low bits are below
+ * that record's (the one wrap a CTF reader allows: the writer takes the
+ * extended header after a gap of 2^27 ns, and may take it after a shorter
+ * one, on 32-bit when the bits above change). The id is the first 5 bits
+ * of the word as CTF packs bit fields: the low bits of the first byte on a
+ * little-endian machine, the high bits on a big-endian one. Id
+ * LRB_ID_EXTENDED there makes the header a struct lrb_record_header_ext.
  */
 #define LRB_ID_BITS		5
 #define LRB_TS_BITS		27
@@ -114,10 +117,15 @@ struct lrb_record_header_ext {
  * record's id is below LRB_ID_EXTENDED and the channel gave it a fixed
  * length: its metadata then describes the event with a comment of
  * LRB_FIXED_LEN_TSDL followed by the length in decimal, and no _length
- * context.
+ * context. Nor is there one when the comment is LRB_LEN_AT_TSDL followed
+ * by two decimals AT and BASE: the payload holds at byte AT a __u32,
+ * unaligned, whose two 16-bit halves add up to the payload length plus
+ * BASE (ftrace's __data_loc word of an entry's last dynamic field, where
+ * the entry ends).
  */
 #define LRB_LEN_SIZE		2
 #define LRB_FIXED_LEN_TSDL	"/* lrb: fixed length "
+#define LRB_LEN_AT_TSDL		"/* lrb: length at "
 
 /**
  * struct lrb_stream_info - shape of a stream, from LRB_IOC_GET_INFO
@@ -155,7 +163,7 @@ struct lrb_snapshot {
  * GET_SUBBUF (-EAGAIN if there is none, -EBUSY if one is already held),
  * reads it through mmap() at GET_MMAP_OFFSET, GET_SUBBUF_SIZE bytes of
  * content in a packet of GET_PADDED_SIZE bytes (the content rounded up to
- * a page, at most the sub-buffer: the packet_size of its header), and
+ * 8 bytes: the packet_size of its header), and
  * gives it back with PUT_SUBBUF and the position GET_SUBBUF returned
  * (-EINVAL if none is held or the position differs; -EIO in overwrite
  * mode if a writer reused it meanwhile: what was read must be dropped).

@@ -31,6 +31,9 @@ static struct event_name events[MAX_EVENTS];
 
 /* By compact id: 1 + the fixed payload length the metadata gives, or 0. */
 static unsigned int fixed_len[LRB_ID_EXTENDED];
+/* By compact id: 1 + where the payload holds its length, or 0; the base. */
+static unsigned int len_at[LRB_ID_EXTENDED];
+static int len_base[LRB_ID_EXTENDED];
 
 /* One event, for the first and last of the trace. */
 struct event_at {
@@ -109,7 +112,7 @@ static bool fn_common;
 
 /*
  * Event names and ids from the TSDL: the name and id of each event block,
- * and the fixed length of its records if it has one.
+ * and the fixed length of its records or where their payload holds it.
  */
 static int read_metadata(const char *dir)
 {
@@ -119,6 +122,7 @@ static int read_metadata(const char *dir)
 	bool in_fn = false;
 	const char *fixed;
 	FILE *f;
+	int base;
 
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	f = fopen(path, "r");
@@ -133,6 +137,13 @@ static int read_metadata(const char *dir)
 		if (fixed && last < LRB_ID_EXTENDED &&
 		    sscanf(fixed + strlen(LRB_FIXED_LEN_TSDL), "%u", &len) == 1)
 			fixed_len[last] = len + 1;
+		fixed = strstr(line, LRB_LEN_AT_TSDL);
+		if (fixed && last < LRB_ID_EXTENDED &&
+		    sscanf(fixed + strlen(LRB_LEN_AT_TSDL), "%u %d", &len,
+			   &base) == 2) {
+			len_at[last] = len + 1;
+			len_base[last] = base;
+		}
 		if (in_fn && strstr(line, " _common_pid;"))
 			fn_common = true;
 		if (!strncmp(line, "event {", 7)) {
@@ -180,10 +191,11 @@ static size_t record_at(const unsigned char *pkt, size_t off, size_t csize,
 			size_t *data, size_t *len)
 {
 	const struct lrb_record_header_ext *rx = (const void *)(pkt + off);
-	size_t hlen = LRB_HEADER_SIZE;
+	size_t hlen = LRB_HEADER_SIZE, at;
 	unsigned long long low;
 	__u16 len16;
 	__u32 word;
+	long slen;
 
 	if (off + LRB_HEADER_SIZE > csize)
 		return 0;
@@ -196,7 +208,7 @@ static size_t record_at(const unsigned char *pkt, size_t off, size_t csize,
 		*id = rx->id;
 		*ts = rx->ts;
 	} else {
-		/* The bits above 27 are those of the previous record. */
+		/* The bits above 27 of the previous record, plus a wrap. */
 		low = LRB_HEADER_TS(word);
 		if (low < (*ts & LRB_TS_MASK))
 			*ts += 1ULL << LRB_TS_BITS;
@@ -204,6 +216,16 @@ static size_t record_at(const unsigned char *pkt, size_t off, size_t csize,
 	}
 	if (*id < LRB_ID_EXTENDED && fixed_len[*id]) {
 		*len = fixed_len[*id] - 1;
+	} else if (*id < LRB_ID_EXTENDED && len_at[*id]) {
+		/* The u32 at byte len_at - 1 of the payload: halves less base */
+		at = off + hlen + len_at[*id] - 1;
+		if (at + sizeof(word) > csize)
+			return 0;
+		memcpy(&word, pkt + at, sizeof(word));
+		slen = (long)(word & 0xffff) + (word >> 16) - len_base[*id];
+		if (slen < (long)(at + sizeof(word) - off - hlen))
+			return 0;
+		*len = slen;
 	} else {
 		if (off + hlen + LRB_LEN_SIZE > csize)
 			return 0;

@@ -169,28 +169,67 @@ typedef void (*rec_fn)(const struct rec *r, void *arg);
 
 /* By compact id, 1 + the fixed payload length of its records, or 0. */
 static unsigned int fixed_len[LRB_ID_EXTENDED];
+/* By compact id, 1 + where the payload holds its length, or 0; the base. */
+static unsigned int len_at[LRB_ID_EXTENDED];
+static int len_base[LRB_ID_EXTENDED];
 
-/* The fixed lengths of the channel's records, from its metadata. */
+/* The id of the event whose metadata block holds @p, which follows it. */
+static int meta_id(const char *meta, const char *p)
+{
+	unsigned int i;
+
+	while (p > meta && strncmp(p, "\tid = ", 6))
+		p--;
+	if (sscanf(p, "\tid = %u;", &i) != 1 || i >= LRB_ID_EXTENDED)
+		return -1;
+	return i;
+}
+
+/* How the channel's records give their lengths, from its metadata. */
 static int read_fixed_lens(void)
 {
 	static char meta[1 << 20];
-	const char *p = meta, *id;
-	unsigned int i, len;
+	const char *p = meta;
+	unsigned int len;
+	int i, base;
 
 	memset(fixed_len, 0, sizeof(fixed_len));
+	memset(len_at, 0, sizeof(len_at));
 	if (get(cpath("metadata"), meta, sizeof(meta)))
 		return -1;
 	while ((p = strstr(p, LRB_FIXED_LEN_TSDL))) {
-		/* The comment follows the event's id. */
-		id = p;
-		while (id > meta && strncmp(id, "\tid = ", 6))
-			id--;
-		if (sscanf(id, "\tid = %u;", &i) == 1 && i < LRB_ID_EXTENDED &&
+		i = meta_id(meta, p);
+		if (i >= 0 &&
 		    sscanf(p + strlen(LRB_FIXED_LEN_TSDL), "%u", &len) == 1)
 			fixed_len[i] = len + 1;
 		p++;
 	}
+	for (p = meta; (p = strstr(p, LRB_LEN_AT_TSDL)); p++) {
+		i = meta_id(meta, p);
+		if (i >= 0 && sscanf(p + strlen(LRB_LEN_AT_TSDL), "%u %d",
+				     &len, &base) == 2) {
+			len_at[i] = len + 1;
+			len_base[i] = base;
+		}
+	}
 	return 0;
+}
+
+/*
+ * The payload length of a record of @id whose payload, at @p, holds it:
+ * the u32 at byte len_at - 1, its halves less the base; -1 if it is
+ * beyond @room bytes.
+ */
+static long len_in_payload(const unsigned char *p, size_t room,
+			   unsigned int id)
+{
+	size_t at = len_at[id] - 1;
+	__u32 loc;
+
+	if (at + sizeof(loc) > room)
+		return -1;
+	memcpy(&loc, p + at, sizeof(loc));
+	return (long)(loc & 0xffff) + (loc >> 16) - len_base[id];
 }
 
 /* Decode every record of one packet. */
@@ -215,8 +254,17 @@ static int packet_each(const unsigned char *pkt, int cpu, rec_fn fn,
 			r.id = rx->id;
 			hlen = sizeof(*rx);
 		}
+		if (off + hlen > content)
+			return -1;
 		if (r.id < LRB_ID_EXTENDED && fixed_len[r.id]) {
 			r.len = fixed_len[r.id] - 1;
+		} else if (r.id < LRB_ID_EXTENDED && len_at[r.id]) {
+			long l = len_in_payload(pkt + off + hlen,
+						content - off - hlen, r.id);
+
+			if (l < 0)
+				return -1;
+			r.len = l;
 		} else {
 			memcpy(&len16, pkt + off + hlen, sizeof(len16));
 			r.len = len16;
@@ -246,6 +294,29 @@ static void count_prefix(const struct rec *r, void *arg)
 		c->n++;
 }
 
+/*
+ * The bytes of the packet at @pkt, from its header: its content rounded up
+ * to 8 bytes, or -1 if packet_size says otherwise.
+ */
+static ssize_t packet_len(const unsigned char *pkt)
+{
+	const struct lrb_packet_header *ph = (const void *)pkt;
+
+	if (ph->packet_size != (ph->content_size + 63) / 64 * 64)
+		return -1;
+	return ph->packet_size / 8;
+}
+
+/* Read a whole packet: its length, which its header gives, or -1. */
+static ssize_t read_packet(int fd, unsigned char *pkt)
+{
+	ssize_t n = read(fd, pkt, SUBBUF);
+
+	if (n < (ssize_t)sizeof(struct lrb_packet_header))
+		return -1;
+	return n == packet_len(pkt) ? n : -1;
+}
+
 /* Count the annotation records of one packet and check their text. */
 static int packet_records(const unsigned char *pkt, const char *prefix)
 {
@@ -270,7 +341,7 @@ TEST_F(chan, happy_read)
 	fd = open_stream(0, O_RDONLY);
 	ASSERT_LE(0, fd);
 	while ((r = read(fd, pkt, sizeof(pkt))) > 0) {
-		ASSERT_EQ(SUBBUF, r);
+		ASSERT_EQ(packet_len(pkt), r);
 		n += packet_records(pkt, "hello");
 	}
 	EXPECT_EQ(0, r);	/* EOF: disabled and drained */
@@ -307,11 +378,12 @@ TEST_F(chan, happy_mmap_ioctl_poll)
 	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_MMAP_OFFSET, &off));
 	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_SUBBUF_SIZE, &size));
 	ASSERT_EQ(0, ioctl(fd, LRB_IOC_GET_PADDED_SIZE, &padded));
-	EXPECT_EQ(SUBBUF, padded);
+	EXPECT_EQ((size + 7) / 8 * 8, padded);
+	EXPECT_EQ((ssize_t)padded, packet_len(map + off));
 	/*
-	 * "mapped" and its NUL, after its length and a compact or (the bits
-	 * above 27 of the clock changed since the buffer's last record) an
-	 * extended header.
+	 * "mapped" and its NUL, after its length and a compact or (2^27 ns
+	 * or more since the buffer's last record, if any) an extended
+	 * header.
 	 */
 	EXPECT_TRUE(size == sizeof(struct lrb_packet_header) + 4 + 2 + 7 ||
 		    size == sizeof(struct lrb_packet_header) + 13 + 2 + 7);
@@ -671,20 +743,21 @@ TEST_F(chan, read_small_buffers)
 	int fd = one_packet();
 
 	ASSERT_LE(0, fd);
-	/* One byte, then 100 at a time: the packet comes in pieces. */
-	while (got < SUBBUF) {
+	/* One byte, then 10 at a time: the packet comes in pieces. */
+	while (got < sizeof(struct lrb_packet_header) ||
+	       (ssize_t)got < packet_len(part)) {
 		n = read(fd, part + got, step);
 		ASSERT_LT(0, n);
 		ASSERT_GE((ssize_t)step, n);
 		got += n;
-		step = 100;
+		step = 10;
 		/* Another way of taking a sub-buffer waits for the end. */
 		if (got == 1) {
 			EXPECT_EQ(-1, ioctl(fd, LRB_IOC_GET_SUBBUF, &pos));
 			EXPECT_EQ(EBUSY, errno);
 		}
 	}
-	EXPECT_EQ(SUBBUF, got);
+	EXPECT_EQ(packet_len(part), (ssize_t)got);
 	EXPECT_EQ(1, packet_records(part, "kept"));
 	/* Released to the writers when first copied: delivered. */
 	EXPECT_EQ(1, stat_total(DELIVERED));
@@ -693,7 +766,7 @@ TEST_F(chan, read_small_buffers)
 	/* A second packet, read whole: the same layout as the pieces. */
 	ASSERT_EQ(0, annotate("kept"));
 	ASSERT_EQ(0, ioctl(fd, LRB_IOC_FLUSH));
-	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_LT(0, read_packet(fd, pkt));
 	EXPECT_EQ(1, packet_records(pkt, "kept"));
 	EXPECT_EQ(0, memcmp(pkt, part, 8));
 	close(fd);
@@ -788,7 +861,7 @@ static int member_records(void)
 	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
 	if (fd < 0 || annotate("group") || ioctl(fd, LRB_IOC_FLUSH))
 		return 4;
-	if (read(fd, pkt, sizeof(pkt)) != SUBBUF ||
+	if (read_packet(fd, (unsigned char *)pkt) < 0 ||
 	    packet_records((unsigned char *)pkt, "group") != 1)
 		return 5;
 	/* 20 periods of jiffies, of which the first may be cut short. */
@@ -945,7 +1018,7 @@ TEST_F(chan, stats_keys)
 	unsigned char pkt[SUBBUF];
 
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	ASSERT_LT(0, read_packet(fd, pkt));
 	/* A block per possible CPU, numbered from 0. */
 	for (c = 0; ; c++) {
 		snprintf(cpu, sizeof(cpu), "%d", c);
@@ -980,7 +1053,7 @@ TEST_F(chan, read_bad_buffer)
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, read(fd, bad, SUBBUF));
 	EXPECT_EQ(EFAULT, errno);
-	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_LT(0, read_packet(fd, pkt));
 	EXPECT_EQ(1, packet_records(pkt, "kept"));
 	close(fd);
 }
@@ -1116,7 +1189,7 @@ TEST_F(chan, remove_while_open)
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EBUSY, chan_control("remove", self->name));
 	/* Still usable, nothing lost. */
-	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_LT(0, read_packet(fd, pkt));
 	EXPECT_EQ(1, packet_records(pkt, "kept"));
 	close(fd);
 	EXPECT_EQ(0, chan_control("remove", self->name));
@@ -2072,7 +2145,7 @@ TEST_F(chan, snapshot_errors)
 	EXPECT_EQ(-1, ioctl(fd, LRB_IOC_PUT_SUBBUF, &pos));
 	EXPECT_EQ(EINVAL, errno);
 	/* Nothing was consumed: the packet is still there to read. */
-	EXPECT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	EXPECT_LT(0, read_packet(fd, pkt));
 	EXPECT_EQ(1, packet_records(pkt, "snap"));
 	EXPECT_EQ(1, stat_total(DELIVERED));
 	close(fd);
@@ -2120,10 +2193,11 @@ static void snap_check(const struct rec *r, void *arg)
 static void snap_save(int n, int cpu, const unsigned char *pkt)
 {
 	const char *dir = getenv("LRB_SNAPSHOT_DIR");
+	ssize_t len = packet_len(pkt);
 	char path[256];
 	FILE *f;
 
-	if (!dir)
+	if (!dir || len < 0)
 		return;
 	snprintf(path, sizeof(path), "%s/%d", dir, n);
 	mkdir(dir, 0755);
@@ -2131,7 +2205,7 @@ static void snap_save(int n, int cpu, const unsigned char *pkt)
 	snprintf(path, sizeof(path), "%s/%d/stream_%d", dir, n, cpu);
 	f = fopen(path, "a");
 	if (f) {
-		fwrite(pkt, 1, SUBBUF, f);
+		fwrite(pkt, 1, len, f);
 		fclose(f);
 	}
 }
@@ -2314,7 +2388,7 @@ TEST_F(chan, switch_timer_latency)
 	ms = now_ms() - t0;
 	printf("# switch timer 100 ms: record delivered after %.1f ms\n", ms);
 	EXPECT_GT(200, ms);
-	ASSERT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	ASSERT_LT(0, read_packet(fd, pkt));
 	EXPECT_EQ(1, packet_records(pkt, "lone"));
 
 	/* Off (changed while enabled): it waits for the flush. */
@@ -2323,7 +2397,7 @@ TEST_F(chan, switch_timer_latency)
 	EXPECT_EQ(0, poll(&pfd, 1, 500));
 	ASSERT_EQ(0, ioctl(fd, LRB_IOC_FLUSH));
 	ASSERT_EQ(1, poll(&pfd, 1, 2000));
-	ASSERT_EQ(SUBBUF, read(fd, pkt, sizeof(pkt)));
+	ASSERT_LT(0, read_packet(fd, pkt));
 	EXPECT_EQ(1, packet_records(pkt, "waits"));
 	close(fd);
 }
@@ -2371,9 +2445,11 @@ TEST_F(chan, splice_matches_read_and_mmap)
 	ASSERT_EQ(0, peek_packet(mapped, SUBBUF));
 	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(SUBBUF, splice(fd, NULL, p[1], NULL, 65536, 0));
-	ASSERT_EQ(SUBBUF, read(p[0], got, sizeof(got)));
-	EXPECT_EQ(0, memcmp(mapped, got, SUBBUF));
+	r = splice(fd, NULL, p[1], NULL, 65536, 0);
+	ASSERT_LT(0, r);
+	ASSERT_EQ(r, read(p[0], got, sizeof(got)));
+	EXPECT_EQ(r, packet_len(got));
+	EXPECT_EQ(0, memcmp(mapped, got, r));
 	EXPECT_LT(0, packet_records(got, "splice"));
 	close(fd);
 
@@ -2381,11 +2457,13 @@ TEST_F(chan, splice_matches_read_and_mmap)
 	ASSERT_EQ(0, peek_packet(mapped, SUBBUF));
 	fd = open_stream(0, O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(SUBBUF, read(fd, got, sizeof(got)));
-	EXPECT_EQ(0, memcmp(mapped, got, SUBBUF));
+	r = read_packet(fd, got);
+	ASSERT_LT(0, r);
+	EXPECT_EQ(0, memcmp(mapped, got, r));
 	/* And the rest by splice, packet by packet, to the end. */
-	while ((r = splice(fd, NULL, p[1], NULL, 65536, 0)) == SUBBUF) {
-		ASSERT_EQ(SUBBUF, read(p[0], got, sizeof(got)));
+	while ((r = splice(fd, NULL, p[1], NULL, 65536, 0)) > 0) {
+		ASSERT_EQ(r, read(p[0], got, sizeof(got)));
+		ASSERT_EQ(r, packet_len(got));
 		n += packet_records(got, "splice");
 	}
 	EXPECT_EQ(0, r);	/* end of file: disabled and drained */
@@ -2403,10 +2481,11 @@ TEST_F(chan, splice_small_pipe)
 	char *text = malloc(page);
 	char size[32];
 	int fd, p[2];
+	ssize_t n;
 
 	/*
-	 * A packet of two pages (a page of text takes the content past the
-	 * first), a pipe of one: it comes in two pieces.
+	 * A packet of a page and some bytes (a page of text takes the content
+	 * past the first), a pipe of one page: it comes in two pieces.
 	 */
 	ASSERT_NE(NULL, pkt);
 	ASSERT_NE(NULL, text);
@@ -2424,8 +2503,10 @@ TEST_F(chan, splice_small_pipe)
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(page, splice(fd, NULL, p[1], NULL, 65536, 0));
 	EXPECT_EQ(page, read(p[0], pkt, page));
-	EXPECT_EQ(page, splice(fd, NULL, p[1], NULL, 65536, 0));
-	EXPECT_EQ(page, read(p[0], pkt + page, page));
+	n = splice(fd, NULL, p[1], NULL, 65536, 0);
+	EXPECT_LT(0, n);
+	EXPECT_EQ(n, read(p[0], pkt + page, page));
+	EXPECT_EQ(page + n, packet_len(pkt));
 	EXPECT_EQ(1, packet_records(pkt, "big"));
 	/* Then end of file: the channel is disabled and drained. */
 	EXPECT_EQ(0, splice(fd, NULL, p[1], NULL, 65536, 0));
