@@ -571,14 +571,15 @@ static __always_inline int lrb_len_size(struct lrb_channel *chan,
 					unsigned int id, size_t len)
 {
 	const struct lrb_channel_head *head = (const void *)chan;
-	unsigned int fixed = 0, at = 0;
+	unsigned int fixed, at;
 
-	if (id < LRB_ID_EXTENDED) {
-		fixed = READ_ONCE(head->lens[id].fixed);
-		at = READ_ONCE(head->lens[id].at);
-	}
+	if (id >= LRB_ID_EXTENDED)
+		return LRB_LEN_SIZE;
+	/* The common case, a fixed length, loads one byte. */
+	fixed = READ_ONCE(head->lens[id].fixed);
 	if (fixed)
 		return fixed == len + 1 ? 0 : -EINVAL;
+	at = READ_ONCE(head->lens[id].at);
 	if (at)
 		return len >= at - 1 + sizeof(u32) ? 0 : -EINVAL;
 	return LRB_LEN_SIZE;
