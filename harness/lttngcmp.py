@@ -4,7 +4,8 @@ run of guest/lttng-init.sh (RUN-DIR/lttng, RUN-DIR/lrb), read with
 babeltrace2's Python bindings: events per type, events the tracers say they
 discarded, bytes per event (stream files, and the packets' contents), and
 the exec events of the workload, which both must have seen alike (LTTng
-also saw lrb-record start and lttng stop: those are left out); and, per
+also saw lrb-record start, LRB the script that runs the workload and
+lttng stop: those are left out); and, per
 event type, the bytes of a record in each trace (LRB's split into payload,
 record header and length word), from a walk of each trace's records that
 must add up to its packets' content; then each tracer's bytes per event at
@@ -36,7 +37,7 @@ EVENTS = {
     'timer_hrtimer_expire_entry': 'timer:hrtimer_expire_entry',
 }
 # Programs that one tracer ran while the other recorded.
-TRACERS = {'lrb-record', 'lttng'}
+TRACERS = {'lrb-record', 'lttng', 'window.sh'}
 # Where the packet context's content_size and packet_size (u64, bits) are
 # in a packet: after LTTng's 32-byte header and timestamp_begin and _end;
 # in struct lrb_packet_header (include/uapi/linux/lrb.h).
@@ -305,7 +306,7 @@ def main():
     if len(traces) == 2:
         lt, lr = traces['lttng'], traces['lrb']
         print(f'{name}: events per type (LTTng traced from before lrb-record '
-              'started until after it ended)')
+              'started, LRB until after lttng stop)')
         print(f'  {"event":32} {"LTTng":>9} {"LRB":>9}')
         for ev in EVENTS.values():
             print(f'  {ev:32} {lt.counts[ev]:9} {lr.counts[ev]:9}')
