@@ -781,10 +781,14 @@ EXPORT_SYMBOL_GPL(lrb_record_len);
 int lrb_record_len_at(const struct lrb_channel *chan, unsigned int id,
 		      int *base)
 {
-	if (id >= LRB_ID_EXTENDED || !READ_ONCE(chan->head.lens[id].at))
+	int at;
+
+	if (id >= LRB_ID_EXTENDED)
 		return -1;
-	*base = READ_ONCE(chan->head.lens[id].base);
-	return (int)READ_ONCE(chan->head.lens[id].at) - 1;
+	at = READ_ONCE(chan->head.lens[id].at);
+	if (at)
+		*base = READ_ONCE(chan->head.lens[id].base);
+	return at - 1;
 }
 EXPORT_SYMBOL_GPL(lrb_record_len_at);
 
