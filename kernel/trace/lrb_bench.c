@@ -298,10 +298,11 @@ static unsigned int bench_id(size_t len)
 }
 
 /*
- * One function per target, each starting a cache line: a kernel built
- * without function alignment (UML's) otherwise places each loop wherever
- * the code before it ends, and a change anywhere in that code moved the
- * floor alone by a quarter (4.2 to 5.4 ns, the same loop in two kernels).
+ * One function per target, each starting a cache line, so that no loop's
+ * placement depends on the code of the loops before it: UML builds
+ * without function alignment. What the loops call (the clock, memcpy())
+ * still lies where the rest of the kernel puts it: compare the ratios of
+ * one run, not nanoseconds across kernels.
  */
 static noinline __aligned(SMP_CACHE_BYTES) void write_batch_lrb(struct bench_ctx *c, size_t len)
 {
