@@ -39,6 +39,10 @@ boot_guest() {
 		LRB_CMDLINE="kunit.filter_glob=none.none" \
 		"$here/boot.sh" x86_64 "$variant" "$log"
 	tr -d '\r' <"$log" >"$log.txt"
+	# The guest's traces come as one archive (guest/user-init.sh).
+	if [ -s "$share/traces.tar.gz" ]; then
+		tar -xzf "$share/traces.tar.gz" -C "$share" && rm -f "$share/traces.tar.gz"
+	fi
 }
 boot_guest
 # QEMU's TCG now and then runs a stale translation of kernel text that
