@@ -453,7 +453,7 @@ EXPORT_SYMBOL_GPL(__lrb_deliver);
  * want. The sub-buffer size, a power of two of at least
  * LRB_SUBBUF_SIZE_MIN, bounds the result.
  */
-static size_t lrb_packet_size(const struct lrb_channel *chan, size_t content)
+static size_t lrb_packet_size(size_t content)
 {
 	return ALIGN(content, sizeof(u64));
 }
@@ -473,7 +473,7 @@ static void lrb_close_fields(struct lrb_cpu_buf *buf, unsigned long pos,
 	ph = lrb_pos_addr(buf, pos & ~buf->chan->subbuf_mask);
 	ph->timestamp_end = ts;
 	ph->content_size = (u64)content * BITS_PER_BYTE;
-	ph->packet_size = (u64)lrb_packet_size(buf->chan, content) *
+	ph->packet_size = (u64)lrb_packet_size(content) *
 			  BITS_PER_BYTE;
 	ph->events_discarded = discarded;
 	WRITE_ONCE(buf->discarded_closed, ph->events_discarded);
@@ -1283,7 +1283,7 @@ retry:
 	sb->data = ph;
 	sb->lens = chan->head.lens;
 	sb->content_size = content;
-	sb->padded_size = lrb_packet_size(chan, content);
+	sb->padded_size = lrb_packet_size(content);
 	sb->records = n;
 	sb->pos = seq << chan->subbuf_order;
 	buf->held = true;
@@ -1518,7 +1518,7 @@ int lrb_snapshot_get(struct lrb_channel *chan, int cpu, u64 pos,
 	sb->data = ph;
 	sb->lens = chan->head.lens;
 	sb->content_size = content;
-	sb->padded_size = lrb_packet_size(chan, content);
+	sb->padded_size = lrb_packet_size(content);
 	sb->records = 0;
 	sb->pos = pos;
 	return 0;
@@ -1791,7 +1791,7 @@ static bool lrb_dump_view(struct lrb_cpu_buf *buf, unsigned long pos,
 	d->sb.data = ph;
 	d->sb.lens = chan->head.lens;
 	d->sb.content_size = content;
-	d->sb.padded_size = lrb_packet_size(chan, content);
+	d->sb.padded_size = lrb_packet_size(content);
 	d->sb.records = 0;
 	d->sb.pos = pos;
 	d->it.offset = 0;
