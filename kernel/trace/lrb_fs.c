@@ -1176,9 +1176,9 @@ static int lrb_fs_metadata_show(struct seq_file *m, void *v)
 	struct lrb_fs_chan *fc = m->private;
 	bool lttng;
 
+	/* One hold, so that one read describes one set of settings. */
 	mutex_lock(&lrb_fs_mutex);
 	lttng = fc->events.layout == LRB_LAYOUT_LTTNG;
-	mutex_unlock(&lrb_fs_mutex);
 	lrb_fs_metadata_types(m);
 	seq_puts(m, "env {\n");
 	lrb_fs_tsdl_string(m, "domain", "kernel");
@@ -1190,16 +1190,13 @@ static int lrb_fs_metadata_show(struct seq_file *m, void *v)
 	lrb_fs_tsdl_string(m, "kernel_release", utsname()->release);
 	lrb_fs_tsdl_string(m, "channel", fc->name);
 	seq_puts(m, "};\n\n");
-	mutex_lock(&lrb_fs_mutex);
 	lrb_fs_metadata_clock(m, fc);
-	mutex_unlock(&lrb_fs_mutex);
 	seq_puts(m, lrb_fs_metadata_stream);
 	seq_printf(m, "event {\n\tname = \"annotation\";\n\tid = %u;\n\tstream_id = 0;\n"
 		   "\tcontext := struct {\n\t\tuint16_t _length;\n\t};\n"
 		   "\tfields := struct {\n\t\tstring text;\n\t};\n};\n\n",
 		   LRB_FS_EVENT_ANNOTATION);
 	/* The buffers, which a change of settings replaces, say the lengths. */
-	mutex_lock(&lrb_fs_mutex);
 	if (lttng)
 		lrb_events_metadata_lttng(m, &fc->events, fc->chan);
 	else
