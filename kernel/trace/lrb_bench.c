@@ -103,6 +103,12 @@ static void pr_mmm(const char *what, struct mmm m, const char *unit)
 		m.max / 1000, m.max % 1000, unit);
 }
 
+/* @a / @b in thousandths, as summarize() and pr_mmm() take ratios. */
+static u64 bench_ratio(u64 a, u64 b)
+{
+	return div64_u64(1000 * a, max_t(u64, 1, b));
+}
+
 /* ---- 1. primitives ---- */
 
 static local_t bench_local;
@@ -226,7 +232,7 @@ static void bench_primitives(void)
 		pair = v[P_IRQ_PAIR][r] - min(v[P_IRQ_PAIR][r], v[P_BASELINE][r]);
 		cas = v[P_LOCAL_CMPXCHG][r] -
 		      min(v[P_LOCAL_CMPXCHG][r], v[P_BASELINE][r]);
-		ratio[r] = div64_u64(1000 * pair, max_t(u64, 1, cas));
+		ratio[r] = bench_ratio(pair, cas);
 	}
 	pr_info("table 1: primitives, ns per operation (min median max over %d reps of %d)\n",
 		reps, loops);
@@ -455,12 +461,9 @@ static void bench_writes(void)
 			for (r = 0; r < reps; r++) {
 				for (t = 0; t < T_NR; t++)
 					v[t][r] = time_writes(&c, t, lens[l], rd);
-				rf[r] = div64_u64(1000 * v[T_LRB][r],
-						  max_t(u64, 1, v[T_FTRACE][r]));
-				rfl[r] = div64_u64(1000 * v[T_LRB][r],
-						   max_t(u64, 1, v[T_FLOOR][r]));
-				rp[r] = div64_u64(1000 * v[T_LRB][r],
-						  max_t(u64, 1, v[T_PROTO][r]));
+				rf[r] = bench_ratio(v[T_LRB][r], v[T_FTRACE][r]);
+				rfl[r] = bench_ratio(v[T_LRB][r], v[T_FLOOR][r]);
+				rp[r] = bench_ratio(v[T_LRB][r], v[T_PROTO][r]);
 			}
 			pr_info(" payload %zu bytes, %s:\n", lens[l],
 				rd ? "reader draining" : "writer only");
@@ -591,6 +594,7 @@ static void bench_markers(void)
 	struct lrb_events_owner owner;
 	struct lrb_channel *chan;
 	struct mmm n, d, e;
+	u64 q;
 	int r;
 
 	mark_loops = max(mark_loops, 100);
@@ -628,10 +632,9 @@ static void bench_markers(void)
 	pr_mmm("compiled out (CONFIG_LRB_MARKERS=n)", n, "");
 	pr_mmm("40 sites, disabled", d, "");
 	pr_mmm("40 sites, enabled (40 records/call)", e, "");
+	q = bench_ratio(d.med, n.med);
 	pr_info("  disabled / compiled out (medians): %llu.%03llu; per disabled site: %lld ps\n",
-		div_u64(d.med * 1000, max_t(u64, n.med, 1)) / 1000,
-		div_u64(d.med * 1000, max_t(u64, n.med, 1)) % 1000,
-		div_s64((s64)(d.med - n.med), MARK_SITES));
+		q / 1000, q % 1000, div_s64((s64)(d.med - n.med), MARK_SITES));
 out:
 	if (!IS_ERR_OR_NULL(chan))
 		lrb_channel_destroy(chan);
@@ -854,7 +857,7 @@ static void bench_trace_event(void)
 		if (trace_array_set_clr_event(tr, "lrb_bench",
 					      "lrb_bench_event", false))
 			goto fail;
-		rr[r] = div64_u64(1000 * vl[r], max_t(u64, 1, vf[r]));
+		rr[r] = bench_ratio(vl[r], vf[r]);
 	}
 	pr_info("table 5: one trace event (5 ints and a 10-byte string), ns per event (min median max over %d reps of %d events); %s\n",
 		reps, TE_EVENTS, IS_ENABLED(CONFIG_LRB_SYNC_LOCAL) ?
@@ -1293,7 +1296,7 @@ static void bench_cold(void)
 		vh[r] = time_stream(ch, n);
 		vc[r] = time_stream(cc, n);
 		put_cpu();
-		ratio[r] = div64_u64(1000 * vc[r], max_t(u64, 1, vh[r]));
+		ratio[r] = bench_ratio(vc[r], vh[r]);
 	}
 	pr_mmm("hot (16 KiB buffer)", summarize(vh, reps), "ns");
 	pr_mmm("cold (64 MiB buffer)", summarize(vc, reps), "ns");
@@ -1541,9 +1544,9 @@ static void bench_filters(void)
 		if (trace_array_set_clr_event(tr, "lrb_bench",
 					      "lrb_bench_event", false))
 			goto fail;
-		ro[r] = div64_u64(1000 * vo[r], max_t(u64, 1, vf[r]));
-		rm[r] = div64_u64(1000 * vm[r], max_t(u64, 1, vn[r]));
-		rt[r] = div64_u64(1000 * vt[r], max_t(u64, 1, vn[r]));
+		ro[r] = bench_ratio(vo[r], vf[r]);
+		rm[r] = bench_ratio(vm[r], vn[r]);
+		rt[r] = bench_ratio(vt[r], vn[r]);
 	}
 	pr_info("table 8: the bench event with a filter, ns per event (min median max over %d reps of %d events); %s\n",
 		reps, TE_EVENTS, IS_ENABLED(CONFIG_LRB_SYNC_LOCAL) ?
