@@ -321,6 +321,11 @@ expect "dump on oops: the last annotations in the order written, oops 99 last" "
 sed -nE 's/^lrb oops: \[ *([0-9]+\.[0-9]+)\] cpu.*/\1/p' "$d" >"$d.times"
 expect "dump on oops: records of both CPUs, in time order" \
 	"grep -q '\] cpu0 ' '$d' && grep -q '\] cpu1 ' '$d' && [ -s '$d.times' ] && sort -c -n '$d.times'"
+expect "dump on oops: an annotation's newline, escape and backslash printed escaped, no line forged" \
+	"grep -qF 'annotation: text=\"evil\\x0alrb oops: [    1.000000] cpu0 annotation: text=\"forged\"\\x1b[2J\\x5c\"' '$d' &&
+	 ! grep -q '^lrb oops: \[    1.000000\]' '$d'"
+expect "lockdown (confidentiality): no LRB file opens, as no ftrace file does" \
+	"grep -q 'LRB-USER: lockdown .*\[confidentiality\]: lrb refused 5 of 5, ftrace refused 1' '$log.txt'"
 expect "dump on oops: trace event fields decoded (sched_switch name=value, after the pid of its common fields)" \
 	"grep -qE 'cpu[0-9] sched:sched_switch: pid=[0-9]+ prev_comm=\"[^\"]*\" prev_pid=[0-9]+ prev_prio=[0-9]+ prev_state=[0-9]+ next_comm=\"[^\"]*\" next_pid=[0-9]+ next_prio=[0-9]+' '$d'"
 
@@ -402,6 +407,8 @@ said() { grep -q "LRB-USER: $1" "$log.txt"; }
 bt_count() { babeltrace2 "$1" 2>/dev/null | grep -c " $2: "; }
 expect "dynamic events: removing a kprobe a channel records fails (EBUSY)" \
 	"said 'dynamic remove while recorded exit 1' && ! said 'dynamic: cannot'"
+expect "dynamic events: removing a uprobe a channel records fails (EBUSY), as a kprobe" \
+	"said 'dynamic remove uprobe while recorded exit 1\$'"
 expect "dynamic events: removing an fprobe, an eprobe or a synthetic event a channel records fails (EBUSY)" \
 	"said 'dynamic remove fprobe while recorded exit 1' &&
 	 said 'dynamic remove eprobe while recorded exit 1' &&
@@ -436,6 +443,42 @@ expect "lrb-record -l of a glob that matches no function: exit 1, says so" \
 	"said 'function glob of nothing exit 1 lrb-record: --function-filter .no_such_function_xyz.*matches no function'"
 expect "a channel's set_ftrace_filter takes a module's functions (*:mod:lrb_sample)" \
 	"said 'function mod exit 0 [1-9]'"
+# After the annotation "after", the names of the functions of each
+# event's records: a graph on the old filter would still show vfs_*.
+fn_after() {
+	python3 - "$share/ofn/change" <<'PY'
+import bisect, os, re, subprocess, sys
+d = sys.argv[1]
+syms = []
+for line in open(os.path.join(d, '.kallsyms')):
+    f = line.split()
+    if len(f) >= 3 and f[1] in 'tT':
+        syms.append((int(f[0], 16), f[2]))
+syms.sort()
+addrs = [a for a, _ in syms]
+out = subprocess.run(['babeltrace2', d], capture_output=True, text=True).stdout
+after, names = False, {}
+for line in out.splitlines():
+    if 'annotation:' in line:
+        after = after or 'text = "after"' in line
+        continue
+    m = re.search(r' (ftrace:\w+): .*?\b(?:ip|func) = (0x[0-9a-fA-F]+|[0-9]+)', line)
+    if not m or not after:
+        continue
+    i = bisect.bisect_right(addrs, int(m.group(2), 0)) - 1
+    name = syms[i][1] if i >= 0 else '?'
+    kind = 'ksys' if name.startswith('ksys_') else 'other'
+    key = m.group(1) + ':' + kind
+    names[key] = names.get(key, 0) + 1
+print(' '.join('%s=%d' % kv for kv in sorted(names.items())))
+PY
+}
+fa=$(fn_after 2>&1)
+expect "set_ftrace_filter changed while the function tracer and the graph record: both follow it ($fa)" \
+	"said 'function filter change exit 0' && echo '$fa' | grep -q 'ftrace:funcgraph_entry:ksys=[1-9]' &&
+	 echo '$fa' | grep -q 'ftrace:function:ksys=[1-9]' && ! echo '$fa' | grep -q ':other='"
+expect "set_ftrace_filter: a glob of nothing written with '>' fails and leaves the filter as it was" \
+	"said 'function bad filter exit 1 kept vfs_read \$'"
 d=$share/trace-fnall
 "$work/bin/lrb-record" report --symbols "$d" >"$work/fnall.out" 2>&1
 rc=$?

@@ -409,9 +409,11 @@ echo "!$H2" >> $T/events/kprobes/dyn_open_ret/trigger || echo "LRB-USER: dynamic
 echo "!$H1" >> $T/events/kprobes/dyn_open/trigger || echo "LRB-USER: dynamic: cannot remove $H1"
 # An event that a channel records cannot be removed (EBUSY); one created
 # while a channel whose selectors match it runs is recorded.
-lrb-record -q -o $D/late -B odyn_late -e kprobes -e fprobes -e eprobes -e synthetic -- sh -c '
+lrb-record -q -o $D/late -B odyn_late -e kprobes -e uprobes -e fprobes -e eprobes -e synthetic -- sh -c '
 	echo "-:kprobes/dyn_open" >> /sys/kernel/tracing/dynamic_events
 	echo "LRB-USER: dynamic remove while recorded exit $?"
+	echo "-:uprobes/dyn_bb_start" >> /sys/kernel/tracing/dynamic_events
+	echo "LRB-USER: dynamic remove uprobe while recorded exit $?"
 	echo "-:fprobes/dyn_fread" >> /sys/kernel/tracing/dynamic_events
 	echo "LRB-USER: dynamic remove fprobe while recorded exit $?"
 	echo "-:eprobes/dyn_fork" >> /sys/kernel/tracing/dynamic_events
@@ -524,6 +526,28 @@ if [ -f /lib/lrb_sample.ko ] && insmod /lib/lrb_sample.ko; then
 	echo "LRB-USER: function mod exit $? $(grep -c 'lrb_sample' $T/lrb/fnmod/set_ftrace_filter)"
 	echo "remove fnmod" > $T/lrb/control
 	rmmod lrb_sample
+fi
+# A filter changed while a channel records the function tracer and the
+# graph at once: the graph takes the new filter, as the function tracer
+# does (annotations mark the change).
+lrb-record -q -o /tmp/ofn/change -B fnchange --common-fields -l 'vfs_*' --function-tracer \
+	-e ftrace:funcgraph_entry -- sh -c '
+	A=/sys/kernel/tracing/lrb/fnchange
+	cat /proc/self/stat > /dev/null
+	echo before > $A/annotate
+	echo "ksys_*" > $A/set_ftrace_filter
+	echo after > $A/annotate
+	for i in 1 2 3; do cat /proc/self/stat > /dev/null; done'
+echo "LRB-USER: function filter change exit $?"
+# A glob of nothing written with ">" leaves the filter as it was (and the
+# file installs nothing when closed): not an empty filter, which would
+# trace every function.
+if echo "create fnbad" > $T/lrb/control; then
+	echo vfs_read > $T/lrb/fnbad/set_ftrace_filter
+	echo nosuch_function_zz > $T/lrb/fnbad/set_ftrace_filter
+	r=$?
+	echo "LRB-USER: function bad filter exit $r kept $(tr '\n' ' ' < $T/lrb/fnbad/set_ftrace_filter)"
+	echo "remove fnbad" > $T/lrb/control
 fi
 lrb-record -q -o /tmp/trace-fnall -B fnall --subbuf-size 64k --num-subbufs 8 --function-tracer --duration 2
 echo "LRB-USER: record function all exit $?"
@@ -747,6 +771,25 @@ if [ -w /proc/sysrq-trigger ] && echo "create oops" > /sys/kernel/tracing/lrb/co
 		taskset -c $((i % $(nproc))) sh -c "echo oops $i > $C/annotate"
 		i=$((i + 1))
 	done
+	# An annotation that would forge lines of the crash log (a newline,
+	# a line of the dump's own form, an escape sequence, a backslash):
+	# the dump prints it escaped, on its own line.
+	printf 'evil\nlrb oops: [    1.000000] cpu0 annotation: text="forged"\033[2J\\' > $C/annotate
+	# Lockdown for confidentiality: no LRB file opens any more, as no
+	# ftrace file does; the dump on oops still prints.
+	S=/sys/kernel/security
+	mount -t securityfs none $S 2>/dev/null
+	if echo confidentiality > $S/lockdown; then
+		n=0
+		cat $C/stats > /dev/null 2>&1 || n=$((n + 1))
+		cat /sys/kernel/tracing/lrb/control > /dev/null 2>&1 || n=$((n + 1))
+		(exec 3< $C/streams/cpu0) 2>/dev/null || n=$((n + 1))
+		echo 0 > $C/enable 2>/dev/null || n=$((n + 1))
+		echo "lockdown" > $C/annotate 2>/dev/null || n=$((n + 1))
+		f=0
+		cat /sys/kernel/tracing/trace > /dev/null 2>&1 || f=1
+		echo "LRB-USER: lockdown $(cat $S/lockdown): lrb refused $n of 5, ftrace refused $f" > /dev/kmsg
+	fi
 	# Through the kernel's log: a line still in the serial port's
 	# buffer when the panic stops the machine would be lost.
 	echo "LRB-USER: oops" > /dev/kmsg

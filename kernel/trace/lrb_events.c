@@ -667,14 +667,40 @@ static void lrb_filters_swap(struct lrb_events_owner *o, const char *sel,
 	lrb_filters_free(o, sel, f, n);
 }
 
-/* Forget the filters @o keeps whose selector @sel covers; how many. */
+/*
+ * Whether what a channel keeps for the selector @kept (a filter, a stack
+ * depth) goes when it is set for @sel: @sel covers @kept, or @kept is a
+ * name without wildcards whose events in the registry @sel all matches,
+ * as "sched" matches every event "sched_switch" names. Under the
+ * registry's mutex.
+ */
+static bool lrb_selector_replaces(const char *sel, const char *kept)
+{
+	struct lrb_event *ev;
+	bool any = false;
+
+	if (lrb_selector_covers(sel, kept))
+		return true;
+	if (lrb_selector_is_glob(kept))
+		return false;
+	list_for_each_entry(ev, &lrb_events, list) {
+		if (!lrb_selector_match(kept, ev->name))
+			continue;
+		if (!lrb_selector_match(sel, ev->name))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* Forget the filters @o keeps that one set for @sel replaces; how many. */
 static int lrb_filters_forget(struct lrb_events_owner *o, const char *sel)
 {
 	struct lrb_events_filter *kf, *tmp;
 	int n = 0;
 
 	list_for_each_entry_safe(kf, tmp, &o->filters, list) {
-		if (!lrb_selector_match(sel, kf->glob))
+		if (!lrb_selector_replaces(sel, kf->glob))
 			continue;
 		list_del(&kf->list);
 		kfree(kf);
@@ -879,14 +905,14 @@ static unsigned int lrb_stack_depth(struct lrb_events_owner *o,
 	return depth;
 }
 
-/* Forget the stack depths @o keeps whose selector @sel covers; how many. */
+/* Forget the stack depths @o keeps that one set for @sel replaces. */
 static int lrb_stacks_forget(struct lrb_events_owner *o, const char *sel)
 {
 	struct lrb_events_stack *ks, *tmp;
 	int n = 0;
 
 	list_for_each_entry_safe(ks, tmp, &o->stacks, list) {
-		if (!lrb_selector_match(sel, ks->glob))
+		if (!lrb_selector_replaces(sel, ks->glob))
 			continue;
 		list_del(&ks->list);
 		kfree(ks);
@@ -1246,19 +1272,42 @@ static bool lrb_link_match(struct lrb_event_link *l, const void *sel)
 }
 
 /*
+ * Whether "disable @sel" has anything to do in @o: an event it selected
+ * to deselect, a selector to forget, or an enable kept for later events
+ * that covers @sel, which it then overrides.
+ */
+static bool lrb_events_disables(struct lrb_events_owner *o, const char *sel)
+{
+	struct lrb_events_glob *g;
+	struct lrb_event_link *l;
+
+	list_for_each_entry(l, &o->links, owner_node)
+		if (lrb_selector_match(sel, l->ev->name))
+			return true;
+	list_for_each_entry(g, &o->globs, list)
+		if (lrb_selector_covers(sel, g->glob) ||
+		    (g->enable && lrb_selector_covers(g->glob, sel)))
+			return true;
+	return false;
+}
+
+/*
  * Deselect @o's events matching @sel, forget the selectors it covers, and
  * keep it where it overrides an enable for events registered later: after
  * "enable sched", "disable sched:*" also keeps a later sched event out.
+ * A disable with nothing to do fails, and is not kept.
  */
 static int lrb_events_disable(struct lrb_events_owner *o, const char *sel)
 {
 	int n;
 
+	if (!lrb_events_disables(o, sel))
+		return -ENOENT;
 	n = lrb_events_keep_selector(o, sel, false);
 	if (n < 0)
 		return n;
-	n += lrb_links_drop(o, lrb_link_match, sel);
-	return n ? 0 : -ENOENT;
+	lrb_links_drop(o, lrb_link_match, sel);
+	return 0;
 }
 
 /**
@@ -1334,8 +1383,9 @@ int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
 	list_for_each_entry(l, &o->links, owner_node) {
 		ret = lrb_link_start(l, chan);
 		if (ret) {
-			pr_warn("lrb: cannot start event %s: %d\n",
-				l->ev->name, ret);
+			/* The tracing group may enable: no flood. */
+			pr_warn_ratelimited("lrb: cannot start event %s: %d\n",
+					    l->ev->name, ret);
 			break;
 		}
 	}
@@ -1345,10 +1395,12 @@ int lrb_events_start(struct lrb_events_owner *o, struct lrb_channel *chan)
 		lrb_events_sync();
 	} else {
 		o->chan = chan;
-		lrb_statedump(o);
 	}
 	mutex_unlock(&lrb_events_mutex);
 	lrb_events_dyn_unlock();
+	/* It may walk thousands of tasks: under no lock of the registry's. */
+	if (!ret)
+		lrb_statedump(o);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(lrb_events_start);
@@ -1358,17 +1410,22 @@ EXPORT_SYMBOL_GPL(lrb_events_start);
  * @o: the channel's owner.
  * @ev: the event.
  *
- * Return: the link, which stays while the caller holds the registry's
- * mutex; NULL if the channel does not record @ev.
+ * Return: the link; NULL if the channel does not record @ev. It stays
+ * until the owner's next command, which its caller serializes with this
+ * call, or until @ev leaves the registry, which a built-in event (the
+ * statedump's) never does.
  */
 struct lrb_event_link *lrb_events_owner_link(struct lrb_events_owner *o,
 					     struct lrb_event *ev)
 {
 	struct lrb_event_link *l;
 
-	lockdep_assert_held(&lrb_events_mutex);
+	mutex_lock(&lrb_events_mutex);
 	l = lrb_link_find(o, ev);
-	return l && l->running ? l : NULL;
+	if (l && !l->running)
+		l = NULL;
+	mutex_unlock(&lrb_events_mutex);
+	return l;
 }
 
 /**
@@ -1378,20 +1435,18 @@ struct lrb_event_link *lrb_events_owner_link(struct lrb_events_owner *o,
  *
  * As when the channel started (lrb_statedump()): for a trace that must
  * know the processes of a later moment, as LTTng's "regenerate
- * statedump" does. May sleep.
+ * statedump" does. The caller serializes it with its other calls on @o
+ * (start, stop, commands), and holds no lock of the registry's. May
+ * sleep.
  *
  * Return: 0; -EINVAL if the owner's events do not run, -ENOENT if it
  * selected no statedump event.
  */
 int lrb_events_statedump(struct lrb_events_owner *o)
 {
-	int ret = -EINVAL;
-
-	mutex_lock(&lrb_events_mutex);
-	if (o->chan)
-		ret = lrb_statedump(o) ? 0 : -ENOENT;
-	mutex_unlock(&lrb_events_mutex);
-	return ret;
+	if (!o->chan)
+		return -EINVAL;
+	return lrb_statedump(o) ? 0 : -ENOENT;
 }
 EXPORT_SYMBOL_GPL(lrb_events_statedump);
 

@@ -190,6 +190,7 @@ static inline int lrb_stack_alloc(void)
 bool lrb_fn_init(struct trace_event_call *call, struct lrb_event *ev);
 struct ftrace_ops *lrb_fn_ops(struct lrb_events_owner *o);
 void lrb_fn_release(struct lrb_events_owner *o);
+void lrb_fn_filter_changed(struct lrb_events_owner *o);
 #else
 static inline bool lrb_fn_init(struct trace_event_call *call,
 			       struct lrb_event *ev)

@@ -64,6 +64,7 @@
 #include <linux/nmi.h>
 #include <linux/panic_notifier.h>
 #include <linux/poll.h>
+#include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -90,11 +91,13 @@
 #define LRB_FS_DUMP_LINE	256
 #define LRB_FS_CHANS_MAX	64
 #define LRB_FS_PACE_MS		10
+/* The longest wait for a turn, in jiffies: what a work beyond it took. */
+#define LRB_FS_PACE_MAX		(10 * HZ)
 
 /*
  * File modes: who may do what (lrb.rst has the table). Root decides what
  * is recorded, as with ftrace's 0640 files: the control and setting
- * files are root's to write, and lrb_fs_may_write() also asks their
+ * files are root's to write, and lrb_fs_may_open() also asks their
  * writer for CAP_PERFMON, as perf does for tracepoints. The group
  * tracefs is mounted with (gid=) reads them, and may start and stop a
  * channel (enable); nobody else gets in, as tracefs's root is 0700
@@ -274,38 +277,55 @@ static struct lrb_fs_chan *lrb_fs_get(struct file *file, bool stream)
 }
 
 /*
- * A file the group may write (its mode has 0020) needs no more. Any other
- * file decides what is recorded or how: its writer must be able to use
- * perf's tracepoints too, even if the file mode lets it in (uid 0
- * without CAP_PERFMON or CAP_SYS_ADMIN, or a mode root changed).
+ * Every right is decided at open, as ftrace decides them: a kernel locked
+ * down for confidentiality opens no LRB file (ftrace's
+ * tracing_check_open_get_tr() refuses its own files the same way; tracefs
+ * only stops creating files). A file the group may write (its mode has
+ * 0020) needs no more. Any other file opened for writing decides what is
+ * recorded or how: its writer must be able to use perf's tracepoints too,
+ * even if the file mode lets it in (uid 0 without CAP_PERFMON or
+ * CAP_SYS_ADMIN, or a mode root changed).
  */
-static int lrb_fs_may_write(struct inode *inode, struct file *file)
+static int lrb_fs_may_open(struct inode *inode, struct file *file)
 {
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (ret)
+		return ret;
 	if (!(file->f_mode & FMODE_WRITE) || (inode->i_mode & 0020))
 		return 0;
 	return perfmon_capable() ? 0 : -EPERM;
 }
 
+/* perfmon_capable() of the opener of @file: rights go with the file. */
+static bool lrb_fs_opener_capable(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_PERFMON) ||
+	       file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+}
+
 /*
- * Pace what a caller without CAP_PERFMON makes every CPU do (the IPIs of
- * a flush or a snapshot, the text patching of an enable): once per
- * LRB_FS_PACE_MS for each @next, the earliest jiffies of the next one. A
- * caller whose turn has not come sleeps until it has; -EINTR if a signal
- * ends the sleep. A @next further ahead than one period is stale (jiffies
- * wrapped around it): the turn has come.
+ * Pace what an opener without CAP_PERFMON makes every CPU do (the IPIs of
+ * a flush or a snapshot, the text patching of an enable): one at a time
+ * for each @next, the earliest jiffies of the next one. A caller whose
+ * turn has not come sleeps until it has; -EINTR if a signal ends the
+ * sleep. A @next further ahead than the longest wait is stale (jiffies
+ * wrapped around it): the turn has come. The turn is taken for one
+ * LRB_FS_PACE_MS period; lrb_fs_paced() moves the next one past the end
+ * of the work.
  */
-static int lrb_fs_pace(unsigned long *next)
+static int lrb_fs_pace(const struct file *file, unsigned long *next)
 {
 	unsigned long period = msecs_to_jiffies(LRB_FS_PACE_MS);
 	unsigned long now, old, wait;
 
-	if (perfmon_capable())
+	if (lrb_fs_opener_capable(file))
 		return 0;
 	for (;;) {
 		now = jiffies;
 		old = READ_ONCE(*next);
 		wait = old - now;
-		if (wait && wait <= period) {
+		if (wait && wait <= LRB_FS_PACE_MAX) {
 			if (msleep_interruptible(jiffies_to_msecs(wait)))
 				return -EINTR;
 			continue;
@@ -315,12 +335,29 @@ static int lrb_fs_pace(unsigned long *next)
 	}
 }
 
+/*
+ * The paced work of lrb_fs_pace() is done: the next turn comes one
+ * period after its end, or as long after as the work took (at most
+ * LRB_FS_PACE_MAX), so that an opener without CAP_PERFMON keeps what the
+ * work holds at most half of the time, however long it takes.
+ */
+static void lrb_fs_paced(const struct file *file, unsigned long *next)
+{
+	unsigned long period = msecs_to_jiffies(LRB_FS_PACE_MS);
+	unsigned long now = jiffies, took;
+
+	if (lrb_fs_opener_capable(file))
+		return;
+	took = now - (READ_ONCE(*next) - period);
+	WRITE_ONCE(*next, now + clamp(took, period, LRB_FS_PACE_MAX));
+}
+
 static int lrb_fs_open(struct inode *inode, struct file *file)
 {
 	struct lrb_fs_chan *fc;
 	int ret;
 
-	ret = lrb_fs_may_write(inode, file);
+	ret = lrb_fs_may_open(inode, file);
 	if (ret)
 		return ret;
 	mutex_lock(&lrb_fs_mutex);
@@ -732,12 +769,13 @@ static ssize_t lrb_fs_enable_write(struct file *file, const char __user *ubuf,
 
 	ret = lrb_fs_get_bool(ubuf, count, &on);
 	if (!ret)
-		ret = lrb_fs_pace(&fc->paced);
+		ret = lrb_fs_pace(file, &fc->paced);
 	if (ret)
 		return ret;
 	mutex_lock(&lrb_fs_mutex);
 	ret = lrb_fs_set_enabled(fc, on);
 	mutex_unlock(&lrb_fs_mutex);
+	lrb_fs_paced(file, &fc->paced);
 	return ret ? ret : count;
 }
 
@@ -785,8 +823,8 @@ static const struct file_operations lrb_fs_common_fops = {
 };
 
 /*
- * statedump: the registry's mutex, which lrb_events_statedump() takes,
- * orders it with enable and disable.
+ * statedump: lrb_fs_mutex orders it with enable and disable, and with the
+ * channel's events commands, which keeps the statedump's links.
  */
 static ssize_t lrb_fs_statedump_write(struct file *file,
 				      const char __user *ubuf, size_t count,
@@ -801,7 +839,9 @@ static ssize_t lrb_fs_statedump_write(struct file *file,
 		return ret;
 	if (!on)
 		return -EINVAL;
+	mutex_lock(&lrb_fs_mutex);
 	ret = lrb_events_statedump(&fc->events);
+	mutex_unlock(&lrb_fs_mutex);
 	return ret ? ret : count;
 }
 
@@ -894,11 +934,34 @@ static const struct file_operations lrb_fs_dump_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * @line with every byte but printable ASCII written as \xNN (and '\' as
+ * \x5c), into @out: a file name, a comm or an annotation is the user's,
+ * and a newline or an escape sequence of its own would forge lines of
+ * the crash log.
+ */
+static const char *lrb_fs_dump_escape(const char *line, char *out,
+				      size_t size)
+{
+	size_t o = 0;
+
+	for (; *line && o + 5 <= size; line++) {
+		unsigned char c = *line;
+
+		if (c >= ' ' && c <= '~' && c != '\\')
+			out[o++] = c;
+		else
+			o += snprintf(out + o, size - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+	return out;
+}
+
 /* Print one record of a dump: time, CPU, event and fields. */
 static void lrb_fs_dump_record(struct lrb_fs_chan *fc, int cpu,
 			       const struct lrb_record *rec)
 {
-	static char line[LRB_FS_DUMP_LINE];
+	static char line[LRB_FS_DUMP_LINE], esc[LRB_FS_DUMP_LINE];
 	struct seq_buf s;
 	u64 sec = rec->ts;
 	u32 ns = do_div(sec, NSEC_PER_SEC);
@@ -913,7 +976,8 @@ static void lrb_fs_dump_record(struct lrb_fs_chan *fc, int cpu,
 				 rec->len);
 	/* Truncated if too long. */
 	pr_emerg("lrb %s: [%5llu.%06u] cpu%d %s\n", fc->name, sec,
-		 (unsigned int)(ns / NSEC_PER_USEC), cpu, seq_buf_str(&s));
+		 (unsigned int)(ns / NSEC_PER_USEC), cpu,
+		 lrb_fs_dump_escape(seq_buf_str(&s), esc, sizeof(esc)));
 }
 
 /*
@@ -1396,8 +1460,7 @@ static ssize_t lrb_fs_pids_write(struct file *file, const char __user *ubuf,
 	struct lrb_fs_chan *fc = m->private;
 	ssize_t ret;
 
-	if (!count)
-		return 0;
+	/* Empty clears, as the other lists. */
 	ret = lrb_target_pids(&fc->events, ubuf, count,
 			      file->f_flags & O_APPEND);
 	if (ret > 0)
@@ -1551,16 +1614,50 @@ static int lrb_fs_ftrace_release(struct inode *inode, struct file *file)
 {
 	/* Still the channel's: the file kept it. */
 	struct lrb_fs_chan *fc = inode->i_private;
+	bool wrote = file->f_mode & FMODE_WRITE;
 
 	ftrace_regex_release(inode, file);
+	if (wrote)
+		lrb_fn_filter_changed(&fc->events);
 	lrb_fs_put(fc);
 	return 0;
+}
+
+/*
+ * A write that fails leaves the filter as it was. ftrace's release
+ * installs the file's hash whatever its writes did, and a file opened
+ * with O_TRUNC starts from an empty one: "echo nosuch > set_ftrace_filter"
+ * would leave a filter of nothing, which traces every function. The
+ * file loses its write mode instead: its release installs nothing, and
+ * its later writes fail (EBADF).
+ */
+static ssize_t lrb_fs_ftrace_failed(struct file *file, ssize_t ret)
+{
+	if (ret < 0)
+		file->f_mode &= ~FMODE_WRITE;
+	return ret;
+}
+
+static ssize_t lrb_fs_ftrace_filter_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	return lrb_fs_ftrace_failed(file, ftrace_filter_write(file, ubuf,
+							      count, ppos));
+}
+
+static ssize_t lrb_fs_ftrace_notrace_write(struct file *file,
+					   const char __user *ubuf,
+					   size_t count, loff_t *ppos)
+{
+	return lrb_fs_ftrace_failed(file, ftrace_notrace_write(file, ubuf,
+							       count, ppos));
 }
 
 static const struct file_operations lrb_fs_ftrace_filter_fops = {
 	.open = lrb_fs_ftrace_filter_open,
 	.read = seq_read,
-	.write = ftrace_filter_write,
+	.write = lrb_fs_ftrace_filter_write,
 	.llseek = tracing_lseek,
 	.release = lrb_fs_ftrace_release,
 };
@@ -1568,7 +1665,7 @@ static const struct file_operations lrb_fs_ftrace_filter_fops = {
 static const struct file_operations lrb_fs_ftrace_notrace_fops = {
 	.open = lrb_fs_ftrace_notrace_open,
 	.read = seq_read,
-	.write = ftrace_notrace_write,
+	.write = lrb_fs_ftrace_notrace_write,
 	.llseek = tracing_lseek,
 	.release = lrb_fs_ftrace_release,
 };
@@ -1657,6 +1754,9 @@ static int lrb_fs_stream_open(struct inode *inode, struct file *file)
 
 	if (file->f_mode & FMODE_WRITE)
 		return -EACCES;
+	ret = lrb_fs_may_open(inode, file);
+	if (ret)
+		return ret;
 	mutex_lock(&lrb_fs_mutex);
 	fc = lrb_fs_get(file, true);
 	if (IS_ERR(fc)) {
@@ -1797,7 +1897,9 @@ static int lrb_fs_stream_fill_part(struct lrb_fs_stream *st,
 	int ret;
 
 	if (!st->part) {
-		st->part = kvmalloc(st->fc->config.subbuf_size, GFP_KERNEL);
+		/* The reader's memory: charged to its memory cgroup. */
+		st->part = kvmalloc(st->fc->config.subbuf_size,
+				    GFP_KERNEL_ACCOUNT);
 		if (!st->part)
 			return -ENOMEM;
 	}
@@ -1933,15 +2035,18 @@ static long lrb_fs_stream_put(struct lrb_fs_stream *st, u64 __user *up)
 	return lrb_put_subbuf(st->fc->chan, st->cpu, &st->sb);
 }
 
-static long lrb_fs_stream_snapshot(struct lrb_fs_stream *st,
+static long lrb_fs_stream_snapshot(struct file *file,
 				   struct lrb_snapshot __user *up)
 {
+	struct lrb_fs_stream *st = file->private_data;
 	u64 begin, end;
 	int ret;
 
-	ret = lrb_fs_pace(&st->paced);
-	if (!ret)
-		ret = lrb_snapshot(st->fc->chan, st->cpu, &begin, &end);
+	ret = lrb_fs_pace(file, &st->paced);
+	if (ret)
+		return ret;
+	ret = lrb_snapshot(st->fc->chan, st->cpu, &begin, &end);
+	lrb_fs_paced(file, &st->paced);
 	if (ret)
 		return ret;
 	st->snapshot.begin = begin;
@@ -2026,15 +2131,17 @@ static long lrb_fs_stream_ioctl(struct file *file, unsigned int cmd,
 		ret = lrb_fs_stream_query(st, cmd, up);
 		break;
 	case LRB_IOC_FLUSH:
-		ret = lrb_fs_pace(&st->paced);
-		if (!ret)
-			lrb_flush(st->fc->chan, st->cpu);
+		ret = lrb_fs_pace(file, &st->paced);
+		if (ret)
+			break;
+		lrb_flush(st->fc->chan, st->cpu);
+		lrb_fs_paced(file, &st->paced);
 		break;
 	case LRB_IOC_GET_INFO:
 		ret = lrb_fs_stream_info(st, up);
 		break;
 	case LRB_IOC_SNAPSHOT:
-		ret = lrb_fs_stream_snapshot(st, up);
+		ret = lrb_fs_stream_snapshot(file, up);
 		break;
 	case LRB_IOC_GET_SUBBUF_AT:
 		ret = lrb_fs_stream_get_at(st, up);
@@ -2314,7 +2421,7 @@ static int lrb_fs_control_show(struct seq_file *m, void *v)
 
 static int lrb_fs_control_open(struct inode *inode, struct file *file)
 {
-	int ret = lrb_fs_may_write(inode, file);
+	int ret = lrb_fs_may_open(inode, file);
 
 	return ret ? ret : single_open(file, lrb_fs_control_show, NULL);
 }

@@ -24,10 +24,20 @@
  *                                           waits for its callbacks,
  *                                           then clear the link
  *
- * A graph link that stops while the other runs is cleared, then
- * synchronize_rcu_tasks_rude() waits for the callbacks that may have read
- * it: they run with preemption disabled, but maybe where RCU is not
- * watching, which the registry's own wait does not cover.
+ * A graph link that stops is cleared, then synchronize_rcu_tasks_rude()
+ * waits for the callbacks that may have read it: they run with preemption
+ * disabled, but maybe where RCU is not watching, which the registry's own
+ * wait does not cover, nor the unregistration of the last graph link
+ * (ftrace's graph_ops is not a dynamic ops: it waits for no task). The
+ * graph's return handler is called preemptible, between loading the
+ * fgraph_ops and calling it: the ops is freed after
+ * synchronize_rcu_tasks().
+ *
+ * The fgraph_ops shares the ops' hashes, and ftrace carries a change of
+ * them to the graph only while the ops is unregistered ("Shared filters
+ * are only allowed to have one ops set at a time"): after a write to the
+ * filter files, a running graph is registered again, so that it follows
+ * the new filter as ftrace:function does (lrb_fn_filter_changed()).
  *
  * Records are ftrace's entries byte for byte, as trace events' are (from
  * their first field on unless the channel records the common fields),
@@ -66,6 +76,8 @@
  * @gops: the function_graph callbacks, on @ops' hashes.
  * @entry: the ftrace:funcgraph_entry link while it runs, else NULL.
  * @exit: the ftrace:funcgraph_exit link while it runs, else NULL.
+ * @graph_ran: @gops was registered once: its return handlers are waited
+ *	for before it is freed.
  */
 struct lrb_fn {
 	struct ftrace_ops ops;
@@ -74,10 +86,14 @@ struct lrb_fn {
 	struct fgraph_ops gops;
 	struct lrb_event_link *entry;
 	struct lrb_event_link *exit;
+	bool graph_ran;
 #endif
 };
 
-/* Serializes the making of a channel's function tracer. */
+/*
+ * Serializes the making of a channel's function tracer, and the
+ * registration of its graph with the filter files' changes.
+ */
 static DEFINE_MUTEX(lrb_fn_mutex);
 
 /*
@@ -205,6 +221,13 @@ static void lrb_fn_graph_init(struct lrb_fn *fn)
 }
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
 
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+static bool lrb_fn_graph_running(struct lrb_fn *fn)
+{
+	return fn->entry || fn->exit;
+}
+#endif
+
 /*
  * The function tracer of the channel of @o, made if it has none yet.
  * Called from its filter files and from the start of its links.
@@ -254,17 +277,39 @@ void lrb_fn_release(struct lrb_events_owner *o)
 	if (!fn)
 		return;
 	WARN_ON_ONCE(fn->ops.flags & FTRACE_OPS_FL_ENABLED);
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	/* A return handler may still hold @fn->gops, preemptible. */
+	if (fn->graph_ran)
+		synchronize_rcu_tasks();
+#endif
 	ftrace_free_filter(&fn->ops);
 	kfree(fn);
 	o->fn = NULL;
 }
 
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-static bool lrb_fn_graph_running(struct lrb_fn *fn)
+/**
+ * lrb_fn_filter_changed() - a channel's filter files were written
+ * @o: the channel's owner.
+ *
+ * A running graph takes the new filter: it is registered again, and
+ * records nothing meanwhile. May sleep.
+ */
+void lrb_fn_filter_changed(struct lrb_events_owner *o)
 {
-	return fn->entry || fn->exit;
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	struct lrb_fn *fn;
+
+	guard(mutex)(&lrb_fn_mutex);
+	fn = o->fn;
+	if (!fn || !lrb_fn_graph_running(fn))
+		return;
+	unregister_ftrace_graph(&fn->gops);
+	if (register_ftrace_graph(&fn->gops))
+		pr_warn_ratelimited("lrb: a channel's function graph stopped: cannot register it again\n");
+#endif
 }
 
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /* Start @l, the link of funcgraph_exit if @exit, else of funcgraph_entry. */
 static int lrb_fn_graph_start(struct lrb_event_link *l, bool exit)
 {
@@ -275,6 +320,7 @@ static int lrb_fn_graph_start(struct lrb_event_link *l, bool exit)
 
 	if (!fn)
 		return -ENOMEM;
+	guard(mutex)(&lrb_fn_mutex);
 	link = exit ? &fn->exit : &fn->entry;
 	running = lrb_fn_graph_running(fn);
 	/* Pairs with the acquires of the callbacks. */
@@ -284,6 +330,8 @@ static int lrb_fn_graph_start(struct lrb_event_link *l, bool exit)
 	ret = register_ftrace_graph(&fn->gops);
 	if (ret)
 		WRITE_ONCE(*link, NULL);
+	else
+		fn->graph_ran = true;
 	return ret;
 }
 
@@ -291,11 +339,13 @@ static void lrb_fn_graph_stop(struct lrb_event_link *l, bool exit)
 {
 	struct lrb_fn *fn = l->owner->fn;
 
-	WRITE_ONCE(*(exit ? &fn->exit : &fn->entry), NULL);
-	if (lrb_fn_graph_running(fn))
-		synchronize_rcu_tasks_rude();
-	else
-		unregister_ftrace_graph(&fn->gops);
+	scoped_guard(mutex, &lrb_fn_mutex) {
+		WRITE_ONCE(*(exit ? &fn->exit : &fn->entry), NULL);
+		if (!lrb_fn_graph_running(fn))
+			unregister_ftrace_graph(&fn->gops);
+	}
+	/* Callbacks that read the link, wherever they run, are done. */
+	synchronize_rcu_tasks_rude();
 }
 
 static int lrb_fn_entry_start(struct lrb_event_link *l)

@@ -37,6 +37,7 @@
 #include <linux/seq_buf.h>
 #include <linux/unaligned.h>
 
+#include "trace.h"
 #include "lrb_events.h"
 
 /* lttng-modules' values of the process_state fields (lttng-statedump-impl.c) */
@@ -365,7 +366,8 @@ static void lrb_statedump_bdev(struct lrb_event_link *l,
 }
 
 /*
- * Every disk, and those of its partitions that have sectors, as
+ * Every disk but a hidden one (a multipath path, say: it has no device
+ * number of its own), and those of its partitions that have sectors, as
  * lttng-modules and /proc/partitions list them: one disk at a time, its
  * partitions under RCU, which keeps them while the walk reads them.
  */
@@ -378,6 +380,8 @@ static void lrb_statedump_bdevs(struct lrb_event_link *l)
 
 	class_dev_iter_init(&iter, &block_class, NULL, &disk_type);
 	while ((dev = class_dev_iter_next(&iter))) {
+		if (dev_to_disk(dev)->flags & GENHD_FL_HIDDEN)
+			continue;
 		rcu_read_lock();
 		xa_for_each(&dev_to_disk(dev)->part_tbl, idx, part) {
 			if (bdev_is_partition(part) && !bdev_nr_sectors(part))
@@ -400,7 +404,10 @@ static void lrb_statedump_bdevs(struct lrb_event_link *l)
  * @o: the channel's owner, its links just started.
  *
  * Writes the statedump events the channel selected, if any. Called by
- * the registry with its mutex held, so the links stay; may sleep.
+ * the registry, or by its caller, with the owner's commands serialized,
+ * so the links stay; under no global lock (neither the registry's nor
+ * event_mutex): the walk of every task may take long, and module loading
+ * and dynamic events must not wait for it. May sleep.
  *
  * Return: false if the channel selected none.
  */
@@ -409,6 +416,7 @@ bool lrb_statedump(struct lrb_events_owner *o)
 	struct lrb_event_link *start, *process, *irq, *end;
 	struct lrb_event_link *bdev;
 
+	lockdep_assert_not_held(&event_mutex);
 	start = lrb_events_owner_link(o, &lrb_statedump_start_ev);
 	process = lrb_events_owner_link(o, &lrb_statedump_process_ev);
 	irq = lrb_events_owner_link(o, &lrb_statedump_irq_ev);

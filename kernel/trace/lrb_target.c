@@ -24,9 +24,11 @@
  *                           or when a task leaves
  *   tracefs writes          the lists and the mask, under lrb_target_mutex;
  *                           then each CPU's flag, for its current task
+ *                           (an offline CPU's for its idle task)
  *   events                  read this CPU's flag
  */
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/cred.h>
 #include <linux/export.h>
@@ -162,6 +164,26 @@ static void lrb_target_cpu_update(void *data)
 		       lrb_target_ignores(t, current, smp_processor_id()));
 }
 
+/*
+ * Every CPU's flag: an online CPU's for the task it runs, an offline
+ * CPU's for its idle task, which it runs first when it comes up, until
+ * its first switch. Hotplug waits meanwhile.
+ */
+static void lrb_target_update(struct lrb_target *t)
+{
+	int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(lrb_target_cpu_update, t, 1);
+	rcu_read_lock_sched();
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			*per_cpu_ptr(t->ignore, cpu) =
+				lrb_target_ignores(t, idle_task(cpu), cpu);
+	rcu_read_unlock_sched();
+	cpus_read_unlock();
+}
+
 /* The target of @o, made on first use. Under lrb_target_mutex. */
 static struct lrb_target *lrb_target_get(struct lrb_events_owner *o)
 {
@@ -209,7 +231,7 @@ static int lrb_target_apply(struct lrb_events_owner *o)
 		list_add_tail_rcu(&t->list, &lrb_targets);
 	}
 	if (any) {
-		on_each_cpu(lrb_target_cpu_update, t, 1);
+		lrb_target_update(t);
 		lrb_events_set_ignore(o, t->ignore);
 		return 0;
 	}
@@ -252,6 +274,9 @@ ssize_t lrb_target_pids(struct lrb_events_owner *o, const char __user *ubuf,
 	old = rcu_dereference_protected(t->pids,
 					lockdep_is_held(&lrb_target_mutex));
 	ret = trace_pid_write(append ? old : NULL, &new, ubuf, cnt);
+	/* A pid beyond PID_MAX_LIMIT comes back as a bare -1. */
+	if (ret == -EPERM)
+		ret = -EINVAL;
 	if (ret < 0)
 		goto out;
 	rcu_assign_pointer(t->pids, new);

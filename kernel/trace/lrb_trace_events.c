@@ -867,7 +867,11 @@ static void *lrb_te_filter_new(struct lrb_event *ev, char *expr,
 			*err = kstrdup(ef->filter_string, GFP_KERNEL);
 		free_event_filter(ef);
 		kfree(f);
-		return ERR_PTR(ret);
+		/*
+		 * The parser's own codes (-1 to -3) are not errnos: every
+		 * failure but a lack of memory is the expression's.
+		 */
+		return ERR_PTR(ret == -ENOMEM ? ret : -EINVAL);
 	}
 	f->ef = ef;
 	f->scratch = lrb_te_scratch;
@@ -1022,7 +1026,8 @@ static void lrb_te_dyn_lost(struct lrb_event *ev, enum lrb_lost_cause why)
  * entry this CPU's and the event's channels (an RCU-sched list) alive.
  *
  * Return: the entry, zeroed, its common fields set; NULL if no channel
- * records the event, or if the CPU has no scratch entry free (the nesting
+ * records the event or RCU is not watching, or if the CPU has no scratch
+ * entry free (the nesting
  * is too deep: counted lost in each channel) or @len is more than one
  * (counted too big). Zeroed: a fetch that fails leaves its bytes as they
  * were, and an earlier record's must not show through (perf's writers
@@ -1036,7 +1041,12 @@ void *lrb_trace_event_get(struct trace_event_call *call, size_t len)
 	unsigned int d;
 	void *entry;
 
-	if (unlikely(!ev))
+	/*
+	 * The links and filters are read under RCU: where it is not
+	 * watching (an fprobe on a function of the idle loop) nothing is
+	 * written, as a marker site writes nothing there.
+	 */
+	if (unlikely(!ev) || !rcu_is_watching())
 		return NULL;
 	/* Made before the first link started, which TP_FLAG_LRB published. */
 	s = this_cpu_ptr(lrb_te_scratch);

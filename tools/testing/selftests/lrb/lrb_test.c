@@ -1497,7 +1497,13 @@ TEST_F(chan, events_bad_commands)
 	EXPECT_EQ(NULL, strstr(big, "# enable"));
 	/* A glob may match nothing yet: it waits for modules. */
 	EXPECT_EQ(0, events_cmd("enable", "no_such_module_*"));
+	/* A disable it does not cover has nothing to do: ENOENT, not kept. */
+	EXPECT_EQ(-ENOENT, events_cmd("disable", "no_such_event_zz"));
+	EXPECT_EQ(-ENOENT, events_cmd("disable", "qqq*"));
+	get(cpath("events"), big, sizeof(big));
+	EXPECT_EQ(NULL, strstr(big, "# disable"));
 	EXPECT_EQ(0, events_cmd("disable", "no_such_module_*"));
+	EXPECT_EQ(-ENOENT, events_cmd("disable", "no_such_module_*"));
 }
 
 TEST_F(chan, events_selectors)
@@ -2600,6 +2606,11 @@ TEST_F(chan, filter_bad_input)
 	ASSERT_NE(NULL, strchr(caret, '^'));
 	EXPECT_LE(strlen("# prev_pid "), (size_t)(strchr(caret, '^') - caret));
 	EXPECT_GE(strlen("# prev_pid >> 1"), (size_t)(strchr(caret, '^') - caret));
+	/* ftrace's parser codes are not errnos: EINVAL, whatever the error. */
+	EXPECT_EQ(-EINVAL, filter_cmd("sched:sched_switch", "(prev_pid == 1"));
+	EXPECT_EQ(-EINVAL, filter_cmd("sched:sched_switch", "== 1"));
+	EXPECT_EQ(-EINVAL, filter_cmd("sched:sched_switch", "prev_comm == \"abc"));
+	EXPECT_EQ(-EINVAL, filter_cmd("sched:sched_switch", "prev_pid == 1)"));
 	/* A field the event does not have. */
 	EXPECT_EQ(-EINVAL, filter_cmd("sched:sched_switch", "no_such_field == 1"));
 	ASSERT_EQ(0, get(cpath("filter"), text, sizeof(text)));
@@ -2631,6 +2642,12 @@ TEST_F(chan, filter_bad_input)
 	EXPECT_EQ(0, events_count("sched:sched_wakeup ", "enabled"));
 	/* "0" drops the filter, as in ftrace, and the message with it. */
 	EXPECT_EQ(0, filter_cmd("sched:sched_switch", "0"));
+	ASSERT_EQ(0, get(cpath("filter"), text, sizeof(text)));
+	EXPECT_STREQ("", text);
+	/* A wider selector forgets the filters it covers, however spelt. */
+	ASSERT_EQ(0, filter_cmd("sched_switch", "prev_pid == 1"));
+	ASSERT_EQ(0, filter_cmd("sched:sched_sw*", "prev_pid == 2"));
+	EXPECT_EQ(0, filter_cmd("sched", "0"));
 	ASSERT_EQ(0, get(cpath("filter"), text, sizeof(text)));
 	EXPECT_STREQ("", text);
 }
@@ -2817,6 +2834,34 @@ TEST_F(chan, target_cpus)
 	EXPECT_EQ(100, c.n[1]);
 }
 
+/*
+ * A mask set while a CPU is offline holds from the moment it comes up:
+ * its first events (the wakeups of its bringup) are not written either.
+ */
+TEST_F(chan, target_cpus_offline)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	int up;
+
+	if (access(cpath("cpus"), F_OK) ||
+	    event_id("syscalls:sys_enter_getppid") < 0)
+		SKIP(return, "no targets (CONFIG_LRB_TRACE_EVENTS=n)");
+	if (access(online, W_OK))
+		SKIP(return, "CPU 1 cannot be taken offline");
+	ASSERT_EQ(0, events_cmd("enable", "sched"));
+	ASSERT_EQ(0, events_cmd("enable", "syscalls:sys_enter_getppid"));
+	ASSERT_EQ(0, put(online, "0"));
+	EXPECT_EQ(0, put(cpath("cpus"), "0"));
+	EXPECT_EQ(0, put(cpath("enable"), "1"));
+	up = put(online, "1");
+	EXPECT_EQ(0, getppid_on(1, 100));
+	EXPECT_EQ(0, getppid_on(0, 100));
+	EXPECT_EQ(0, put(cpath("enable"), "0"));
+	ASSERT_EQ(0, up);
+	EXPECT_EQ(0, stat_of("1", WRITTEN));
+	EXPECT_LE(100, stat_of("0", WRITTEN));
+}
+
 /* In a child: @n getppid() calls; returns the child's pid. */
 static pid_t getppid_child(int n)
 {
@@ -2848,6 +2893,9 @@ TEST_F(chan, target_pids)
 	EXPECT_EQ(-EINVAL, put(cpath("pids"), "abc"));
 	EXPECT_EQ(-EINVAL, put(cpath("pids"), "-5"));
 	EXPECT_EQ(-EINVAL, put(cpath("pids"), "1 x"));
+	/* Beyond PID_MAX_LIMIT. */
+	EXPECT_EQ(-EINVAL, put(cpath("pids"), "1073741824"));
+	EXPECT_EQ(-EINVAL, put(cpath("pids"), "4294967295"));
 	EXPECT_EQ(-EINVAL, put(cpath("pid_follow"), "2"));
 	ASSERT_EQ(0, get(cpath("pids"), buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
@@ -2885,6 +2933,11 @@ TEST_F(chan, target_pids)
 	EXPECT_EQ(50, getppid_records(child));
 	/* Empty: every task. */
 	ASSERT_EQ(0, put(cpath("pids"), "\n"));
+	ASSERT_EQ(0, get(cpath("pids"), buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+	/* A write of no bytes clears too, as it does uids and cpus. */
+	ASSERT_EQ(0, put(cpath("pids"), "1"));
+	ASSERT_EQ(0, put_bytes(cpath("pids"), "", 0));
 	ASSERT_EQ(0, get(cpath("pids"), buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
 }
@@ -3058,6 +3111,15 @@ TEST_F(chan, stack_bad_input)
 	EXPECT_EQ(0, stack_cmd("syscalls:sys_enter_getppid", "0"));
 	ASSERT_EQ(0, get(cpath("events"), text, sizeof(big)));
 	EXPECT_EQ(NULL, strstr(text, "# stack "));
+	/* "stack sched 0" forgets "stack sched_switch 0" too (lrb.rst). */
+	ASSERT_EQ(0, events_cmd("enable", "sched"));
+	ASSERT_EQ(0, stack_cmd("sched", "8"));
+	ASSERT_EQ(0, stack_cmd("sched_switch", "0"));
+	ASSERT_EQ(0, get(cpath("events"), text, sizeof(big)));
+	EXPECT_NE(NULL, strstr(text, "\n# stack sched_switch 0\n"));
+	EXPECT_EQ(0, stack_cmd("sched", "0"));
+	ASSERT_EQ(0, get(cpath("events"), text, sizeof(big)));
+	EXPECT_EQ(NULL, strstr(text, "# stack "));
 	free(text);
 }
 
@@ -3133,6 +3195,165 @@ TEST_F(chan, stack_filtered_and_off)
 	ASSERT_EQ(0, stack_cmd("syscalls:sys_enter_*", "0"));
 	ASSERT_EQ(0, get(cpath("events"), big2, sizeof(big2)));
 	EXPECT_EQ(NULL, strstr(big2, "# stack "));
+}
+
+/* Shared between the tracing group's member and root, across fork(). */
+struct group_loop {
+	int stop;		/* __atomic: the other process writes it */
+	int toggles;
+	double pair_ms[64];
+	int pairs;
+};
+
+/* The median of @n values, sorted in place. */
+static double median_ms(double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n ? v[n / 2] : 0;
+}
+
+/* Time @n enable/disable pairs of the channel, each in pair_ms. */
+static int toggle_pairs(struct group_loop *g, int n)
+{
+	for (g->pairs = 0; g->pairs < n; g->pairs++) {
+		double t = now_ms();
+
+		if (put(cpath("enable"), "1") || put(cpath("enable"), "0"))
+			return 1;
+		g->pair_ms[g->pairs] = now_ms() - t;
+	}
+	return 0;
+}
+
+static struct group_loop *group_loop;
+
+/* As a member of the group: 8 timed pairs, then toggles until told. */
+static int member_toggles(void)
+{
+	struct group_loop *g = group_loop;
+
+	if (toggle_pairs(g, 8))
+		return 1;
+	while (!__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) {
+		if (put(cpath("enable"), "1") || put(cpath("enable"), "0"))
+			return 2;
+		g->toggles++;
+	}
+	return 0;
+}
+
+/* Append @val to @path; 0 or -errno. */
+static int put_append(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_APPEND), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Root's operations: a kprobe made and removed, the sample module in and out. */
+static double root_op(const char *what)
+{
+	double t = now_ms();
+	int ret = -1;
+
+	if (!strcmp(what, "kprobe")) {
+		ret = put_append(TRACEFS_DIR "/dynamic_events",
+				 "p:kprobes/lrbt_group do_sys_openat2\n");
+		if (!ret)
+			ret = put_append(TRACEFS_DIR "/dynamic_events",
+					 "-:kprobes/lrbt_group\n");
+	} else {
+		ret = system("insmod /lib/lrb_sample.ko && rmmod lrb_sample");
+	}
+	return ret ? -1 : now_ms() - t;
+}
+
+/*
+ * What a member of the tracing group can make the rest of the system wait
+ * for through enable, the one file it may write that starts work: each
+ * toggle is paced from the end of its work, by at least as long as the
+ * work took, so the member keeps the locks of that work at most half of
+ * the time; and root's module loading and kprobe creation, which take
+ * event_mutex, complete within a bound while the member toggles a
+ * channel with the statedump (which holds no global lock) in a loop.
+ */
+TEST_F(chan, group_enable_bounded)
+{
+	const gid_t member[] = { TRACING_GID };
+	const double bound_ms = 2000;
+	double root_ms, member_ms, worst = 0, t;
+	int ops = 0, status;
+	struct group_loop *g;
+	char opts[64];
+	struct stat st;
+	pid_t pid;
+
+	if (event_id("sched:sched_switch") < 0 ||
+	    event_id("lttng_statedump_start") < 0 ||
+	    access(TRACEFS_DIR "/dynamic_events", W_OK))
+		SKIP(return, "no trace events, statedump or dynamic events");
+	g = mmap(NULL, sizeof(*g), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, g);
+	group_loop = g;
+	ASSERT_EQ(0, events_cmd("enable", "sched"));
+	ASSERT_EQ(0, events_cmd("enable", "lttng_statedump_*"));
+	/* Root is not paced: the work of a pair, as it takes. */
+	ASSERT_EQ(0, toggle_pairs(g, 8));
+	root_ms = median_ms(g->pair_ms, g->pairs);
+
+	ASSERT_EQ(0, stat(TRACEFS_DIR, &st));
+	if (mount("nodev", TRACEFS_DIR, NULL, MS_REMOUNT, "gid=4242,mode=0750"))
+		SKIP(return, "cannot remount tracefs: %s", strerror(errno));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgroups(1, member) || setgid(4243) || setuid(4244))
+			_exit(9);
+		_exit(member_toggles());
+	}
+	/* Root's operations while the member toggles (after its pairs). */
+	while (g->pairs < 8 && !waitpid(pid, &status, WNOHANG))
+		usleep(10000);
+	for (t = now_ms(); now_ms() - t < 4000 && g->pairs == 8; ops++) {
+		double ms = root_op(ops % 4 == 3 &&
+				    !access("/lib/lrb_sample.ko", R_OK) ?
+				    "module" : "kprobe");
+
+		EXPECT_LE(0, ms) TH_LOG("operation %d failed", ops);
+		if (ms > worst)
+			worst = ms;
+	}
+	__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	snprintf(opts, sizeof(opts), "gid=%u,mode=0%o", (unsigned int)st.st_gid,
+		 (unsigned int)(st.st_mode & 07777));
+	ASSERT_EQ(0, mount("nodev", TRACEFS_DIR, NULL, MS_REMOUNT, opts));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	member_ms = median_ms(g->pair_ms, g->pairs);
+	TH_LOG("pair: root %.1f ms, member %.1f ms; %d toggles; "
+	       "%d root operations, the longest %.1f ms",
+	       root_ms, member_ms, g->toggles, ops, worst);
+	/* Each toggle waits as long as the one before took, 10 ms at least. */
+	EXPECT_LE(20, member_ms);
+	if (root_ms >= 20)
+		EXPECT_LE(1.5 * root_ms, member_ms);
+	EXPECT_LE(4, ops);
+	EXPECT_LT(0, g->toggles);
+	EXPECT_GT(bound_ms, worst);
+	munmap(g, sizeof(*g));
 }
 
 TEST_HARNESS_MAIN
