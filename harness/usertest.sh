@@ -477,6 +477,8 @@ fa=$(fn_after 2>&1)
 expect "set_ftrace_filter changed while the function tracer and the graph record: both follow it ($fa)" \
 	"said 'function filter change exit 0' && echo '$fa' | grep -q 'ftrace:funcgraph_entry:ksys=[1-9]' &&
 	 echo '$fa' | grep -q 'ftrace:function:ksys=[1-9]' && ! echo '$fa' | grep -q ':other='"
+expect "function tracer churn: graph links, an fprobe and a channel made, changed and removed 10 times while they fire" \
+	"said 'function churn 10 rounds, 0 failures, channels left 0, probes left 0'"
 expect "set_ftrace_filter: a glob of nothing written with '>' fails and leaves the filter as it was" \
 	"said 'function bad filter exit 1 kept vfs_read \$'"
 d=$share/trace-fnall

@@ -38,16 +38,20 @@ verify() {
 }
 
 # errors NAME: print the run's summary; echo its error count, or
-# "none" if spin did not finish.
+# "none" if spin did not finish or did not search every state: a search
+# cut short by its depth or memory bound still prints "errors: 0".
+incomplete='max search depth too small|reached -DMEMLIM bound|out of memory|Search not completed'
 errors() {
 	local d=$work/$1 out=$work/$1/out
 	[ -f "$out" ] || { echo none; return; }
-	grep -E 'errors:|states, stored|assertion violated|max search depth too small' "$out" |
+	grep -E "errors:|states, stored|assertion violated|$incomplete" "$out" |
 		sed "s/^ */  $1: /" >&2
 	echo "  $1: $(cat "$d/time" 2>/dev/null) s" >&2
-	grep -q 'max search depth too small' "$out" && { echo none; return; }
 	local e
 	e=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$out")
+	# A refutation stops at its first error ("Search not completed"
+	# then too); no error found is a proof only of a whole search.
+	[ "$e" = 0 ] && grep -qE "$incomplete" "$out" && e=
 	echo "${e:-none}"
 }
 
@@ -79,7 +83,8 @@ for m in NO_R5 NO_R4 NO_W4; do
 	jobs+=("$m-OVERWRITE 1 $weak -DMODE=OVERWRITE -DSNAP -DMUTANT_$m")
 done
 
-if "$here/refs.py" "$here/lrb.pml" "$src" "$hdr" >"$work/refs" 2>&1; then
+if "$here/refs.py" "$here/lrb.pml" "$src" "$hdr" >"$work/refs" 2>&1 &&
+   [ -s "$work/refs" ]; then
 	pass "model steps name existing code ($(wc -l <"$work/refs") steps)"
 else
 	grep MISSING "$work/refs"; fail "model steps name existing code"

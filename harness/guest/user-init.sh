@@ -553,6 +553,38 @@ lrb-record -q -o /tmp/trace-fnall -B fnall --subbuf-size 64k --num-subbufs 8 --f
 echo "LRB-USER: record function all exit $?"
 echo "LRB-USER: function dumped"
 
+# Graph links, an fprobe and a function-tracer channel made, changed and
+# removed in a loop while they fire, under make sanitize's lockdep,
+# KASAN and KCSAN too: the waits of lrb.rst's rule for writers where RCU
+# is not watching (a graph link stopped while the other runs, the last
+# one stopped, the graph registered again by a filter change, the
+# channel's function tracer freed).
+echo "LRB-USER: function churn"
+(while [ ! -e /tmp/fnchurn-stop ]; do cat /proc/self/stat > /dev/null; ls / > /dev/null; done) &
+busy=$!
+i=0 bad=0
+while [ $i -lt 10 ]; do
+	C=$T/lrb/fnchurn
+	{ echo "create fnchurn" > $T/lrb/control &&
+	  echo 'vfs_*' > $C/set_ftrace_filter &&
+	  echo 'f:fprobes/fnchurn_read vfs_read' >> $T/dynamic_events &&
+	  echo 'enable ftrace:function' > $C/events &&
+	  echo 'enable ftrace:funcgraph_entry' > $C/events &&
+	  echo 'enable ftrace:funcgraph_exit' > $C/events &&
+	  echo 'enable fprobes:fnchurn_read' > $C/events &&
+	  echo 1 > $C/enable && sleep 0.1 &&
+	  echo 'disable ftrace:funcgraph_exit' > $C/events &&
+	  echo 'ksys_* vfs_read' > $C/set_ftrace_filter && sleep 0.1 &&
+	  echo 'disable ftrace:funcgraph_entry' > $C/events &&
+	  echo 0 > $C/enable &&
+	  echo '-:fprobes/fnchurn_read' >> $T/dynamic_events &&
+	  echo "remove fnchurn" > $T/lrb/control; } || bad=$((bad + 1))
+	i=$((i + 1))
+done
+touch /tmp/fnchurn-stop
+wait $busy
+echo "LRB-USER: function churn $i rounds, $bad failures, channels left $(grep -c fnchurn $T/lrb/control), probes left $(grep -c fnchurn $T/dynamic_events)"
+
 # Coverage: every event at once.
 echo "LRB-USER: record all"
 mkdir -p /tmp/all
