@@ -37,7 +37,12 @@ for run in $runs; do
 	# and prints it (guest/init-kunit.c): babeltrace2 must decode it on
 	# each byte order and word size, big-endian s390x above all.
 	case $arch in i386 | arm64 | s390x) tiny=lrb_trace ;; *) tiny= ;; esac
+	# No log of an earlier run is graded: a boot that fails before QEMU
+	# starts leaves none, and its status fails the run.
+	rm -f "$logdir/boot-$run.log"
 	LRB_CMDLINE="${LRB_CMDLINE:-} $tiny" stage "boot $run" "$here/boot.sh" "$arch" "$variant" "$logdir/boot-$run.log"
+	rc=$?
+	check "boot $run: the guest ran to its end (exit status 0)" test "$rc" -eq 0
 	tally "KUnit $run" "ktap-$run.log" "$here/ktap.py" "$logdir/boot-$run.log" "$run"
 	[ -n "$tiny" ] &&
 		check "trace $run: babeltrace2 decodes its __data_loc strings, in the guest's byte order" \

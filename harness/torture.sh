@@ -52,10 +52,48 @@ other=$(sed -n 's/^other: //p' <<<"$reports")
 [ -n "$other" ] && printf 'splat not in LRB code: %s\n' "$other" | head -n 3
 [ -n "$splat" ] && printf 'splat: %s\n' "$splat" | head -n 5
 [ $rc -ne 0 ] && echo "boot exit $rc (timeout?)"
+# Floors: a PASS means something only if each run of the boot wrote and
+# delivered on every CPU, cycled a CPU through hotplug, and on x86_64
+# took NMIs, some inside a reservation (a reserve that always fails and
+# counts its loss reconciles; NMI writers that never registered are
+# silent).
+nmi=$([ "$arch" = x86_64 ] && echo 1 || echo 0)
+floors=$(sed -n 's/^\[ *[0-9.]*\] //p' "$log" | awk -v nmi="$nmi" '
+	function check() {
+		if (!cpus || nodeliv || !hp || (nmi && (!nmis || !inside)))
+			bad = bad sprintf(" run %d: %d CPU buffers, %d delivering nothing, %d hotplug cycles, %d NMIs, %d inside a reservation;",
+					  runs, cpus, nodeliv, hp, nmis, inside)
+	}
+	/^lrb_torture: running/ {
+		if (runs)
+			check()
+		runs++; cpus = nodeliv = nmis = inside = hp = 0
+		next
+	}
+	/^lrb_torture: cpu [0-9]+ buffer:/ {
+		cpus++
+		for (i = 1; i < NF; i++) {
+			if ($i == "delivered" && $(i + 1) + 0 == 0)
+				nodeliv++
+			if ($i == "NMIs")
+				nmis += $(i + 1)
+			if ($i == "reservation")
+				inside += $(i + 1)
+		}
+	}
+	/^lrb_torture: hotplug cycles/ { hp = $4 + 0 }
+	END {
+		if (runs)
+			check()
+		else
+			bad = " no run"
+		printf "%s", bad
+	}')
+[ -n "$floors" ] && echo "below the floors:$floors"
 echo "torture $arch-$variant mode $mode ${duration}s: ${result:-no result} (expected $expect)"
 if [ "$expect" = FAIL ]; then
 	# Caught: the test failed, or the kernel itself complained.
 	[ "$result" = FAIL ] || [ -n "$splat" ]
 else
-	[ "$result" = PASS ] && [ -z "$splat" ]
+	[ "$result" = PASS ] && [ -z "$splat" ] && [ -z "$floors" ] && [ $rc -eq 0 ]
 fi

@@ -34,7 +34,7 @@ fi
 	$(ls "$out/samples/lrb/lrb_sample.ko" "$out/kernel/trace/lrb_bench.ko" 2>/dev/null)
 log=$logdir/user-$variant.log
 boot_guest() {
-	rm -rf "$share" && mkdir -p "$share"
+	rm -rf "$share" "$log" "$log.txt" && mkdir -p "$share"
 	LRB_INITRD=$work/initramfs.cpio.gz LRB_SHARE=$share LRB_SMP=2 LRB_TCG_THREAD=single \
 		LRB_CMDLINE="kunit.filter_glob=none.none" \
 		"$here/boot.sh" x86_64 "$variant" "$log"
@@ -72,13 +72,13 @@ while IFS= read -r line; do
 	"not ok "*) fail "selftest ${line#not ok [0-9]* }" ;;
 	esac
 done < <(sed -n '/LRB-USER: selftests$/,/LRB-USER: selftests exit/p' "$log.txt" | grep -E '^(not )?ok [0-9]+ ')
-expect "selftests exit status 0" "grep -q 'LRB-USER: selftests exit 0' '$log.txt'"
-expect "lrb-record workload exit status 0" "grep -q 'LRB-USER: record workload exit 0' '$log.txt'"
-expect "lrb-record losses exit status 0" "grep -q 'LRB-USER: record losses exit 0' '$log.txt'"
-expect "lrb-record report exit status 0" "grep -q 'LRB-USER: report exit 0' '$log.txt'"
-expect "lrb-record fails on a bad output dir" "grep -q 'LRB-USER: bad dir exit 1' '$log.txt'"
+expect "selftests exit status 0" "grep -q 'LRB-USER: selftests exit 0\>' '$log.txt'"
+expect "lrb-record workload exit status 0" "grep -q 'LRB-USER: record workload exit 0\>' '$log.txt'"
+expect "lrb-record losses exit status 0" "grep -q 'LRB-USER: record losses exit 0\>' '$log.txt'"
+expect "lrb-record report exit status 0" "grep -q 'LRB-USER: report exit 0\>' '$log.txt'"
+expect "lrb-record fails on a bad output dir" "grep -q 'LRB-USER: bad dir exit 1\>' '$log.txt'"
 expect "lrb-record fails without tracefs, says why" \
-	"grep -q 'LRB-USER: no tracefs exit 1' '$log.txt' && grep -q 'tracefs is not mounted' '$log.txt'"
+	"grep -q 'LRB-USER: no tracefs exit 1\>' '$log.txt' && grep -q 'tracefs is not mounted' '$log.txt'"
 
 # first_discarded DIR: the events_discarded of the first packet of each
 # stream of the trace in DIR, summed, and how many streams have one.
@@ -100,17 +100,22 @@ P
 stat() { awk -v k="$1:" '$0 == "cpu: total" { t = 1 } t && $1 == k { print $2 }' "$2"; }
 
 expect "lrb-record -e with an unknown event fails, says why" \
-	"grep -q 'LRB-USER: bad event exit 1' '$log.txt' && grep -q 'no such event' '$log.txt'"
+	"grep -q 'LRB-USER: bad event exit 1\>' '$log.txt' && grep -q 'no such event' '$log.txt'"
 expect "an on-demand statedump is refused while the channel is disabled, for a value other than 1, and without statedump events" \
 	"grep -q 'LRB-USER: statedump disabled: .*Invalid argument' '$log.txt' &&
 	 grep -q 'LRB-USER: statedump of 2: .*Invalid argument' '$log.txt' &&
 	 grep -q 'LRB-USER: statedump without its events: .*No such file' '$log.txt'"
-expect "lrb-record probes exit status 0" "grep -q 'LRB-USER: record probes exit 0' '$log.txt'"
+expect "lrb-record probes exit status 0" "grep -q 'LRB-USER: record probes exit 0\>' '$log.txt'"
 
-expect "lrb-record torture exit status 0" "grep -q 'LRB-USER: record torture exit 0' '$log.txt'"
+expect "lrb-record torture exit status 0" "grep -q 'LRB-USER: record torture exit 0\>' '$log.txt'"
+# Every other lrb-record run whose status the guest prints: exit 0.
+for r in 'flight' 'record all' 'record dynamic' 'record dynamic late' 'record filter' \
+	'record function' 'record oracle' 'record stack' 'record target'; do
+	expect "lrb-record $r: exit status 0" "grep -q 'LRB-USER: $r exit 0\>' '$log.txt'"
+done
 # lrb_bench as a module: loaded, run to the end with every table, unloaded.
 expect "lrb_bench module: insmod ran the benchmark (exit 0), rmmod removed it (exit 0), nothing left" \
-	"grep -q 'LRB-USER: bench insmod exit 0' '$log.txt' && grep -q 'LRB-USER: bench rmmod exit 0' '$log.txt' &&
+	"grep -q 'LRB-USER: bench insmod exit 0\>' '$log.txt' && grep -q 'LRB-USER: bench rmmod exit 0\>' '$log.txt' &&
 	 ! grep -qE 'LRB-USER: bench (still loaded|instance left)' '$log.txt'"
 for tbl in 1 2 3 4 5 6 7; do
 	expect "lrb_bench module: table $tbl printed" "grep -q 'lrb_bench: table $tbl: ' '$log.txt'"
@@ -274,8 +279,8 @@ expect "lrb-record --flight-recorder: 10 snapshots while writing and one at the 
 expect "flight recorder snapshots hold the writers' annotations" \
 	"grep -q 'fr 1 ' '$work/bt-flight11.out'"
 expect "lrb-record snapshot: no channel, discard channel refused (exit 1, says why)" \
-	"grep -q 'LRB-USER: snapshot of no channel exit 1' '$log.txt' &&
-	 grep -q 'LRB-USER: snapshot of a discard channel exit 1' '$log.txt' &&
+	"grep -q 'LRB-USER: snapshot of no channel exit 1\>' '$log.txt' &&
+	 grep -q 'LRB-USER: snapshot of a discard channel exit 1\>' '$log.txt' &&
 	 grep -q 'does not overwrite (mode discard)' '$log.txt' && [ ! -e '$share/flight/discard' ]"
 
 # Switch timer, through lrb-record: latency of a lone record on CPU 1.
@@ -297,7 +302,7 @@ expect "switch timer off: the record waits for the flush (file empty after 0.5 s
 	"[ -n '$t0' ] && [ '${size:-1}' -eq 0 ] && [ -s '$share/timer/t0/stream_1' ] &&
 	 babeltrace2 '$share/timer/t0' 2>/dev/null | grep lone >/dev/null"
 expect "lrb-record --switch-timer out of range is bad usage (2), says why" \
-	"grep -q 'LRB-USER: timer bad exit 2' '$log.txt' && grep -q 'switch-timer 50: microseconds' '$log.txt'"
+	"grep -q 'LRB-USER: timer bad exit 2\>' '$log.txt' && grep -q 'switch-timer 50: microseconds' '$log.txt'"
 
 # Nothing the kernel complains about in LRB code before the deliberate
 # panic: on the debug and KCSAN kernels (make sanitize) that is no KASAN,
@@ -350,28 +355,28 @@ expect "dump on a non-fatal oops: armed again, the channel dumped again at the p
 g() { grep -q "LRB-USER: $1" "$log.txt"; }
 t=$share/tool
 expect "lrb-record without --event: sched and irq recorded, and a notice says so" \
-	"g 'default events exit 0' && grep -q 'no --event given: recording -e sched -e irq' '$t/default.err' &&
+	"g 'default events exit 0\>' && grep -q 'no --event given: recording -e sched -e irq' '$t/default.err' &&
 	 clean_trace '$t/default' default && grep -q ' sched:sched_switch: ' '$work/bt-default.out' &&
 	 grep -q ' irq:' '$work/bt-default.out'"
 expect "lrb-record passes the command's exit status through (3; 128 + 9; 0 after --duration)" \
-	"g 'command exit 3 gives 3' && g 'command killed by 9 gives 137' && g 'duration stop gives 0'"
+	"g 'command exit 3 gives 3\>' && g 'command killed by 9 gives 137\>' && g 'duration stop gives 0\>'"
 expect "the command inherits no stream or trace file of lrb-record" \
-	"g 'command fds exit 0' && grep -q ' 1 -> ' '$t/fds.txt' && ! grep -qE 'streams/cpu|stream_[0-9]|lrb/' '$t/fds.txt'"
+	"g 'command fds exit 0\>' && grep -q ' 1 -> ' '$t/fds.txt' && ! grep -qE 'streams/cpu|stream_[0-9]|lrb/' '$t/fds.txt'"
 expect "lrb-record refuses a non-empty --output (1, says why), takes it with --force" \
-	"g 'existing dir gives 1' && grep -q 'exists and is not empty: pick another --output, or add --force' '$t/exists.err' &&
-	 g 'existing dir with --force gives 0'"
+	"g 'existing dir gives 1\>' && grep -q 'exists and is not empty: pick another --output, or add --force' '$t/exists.err' &&
+	 g 'existing dir with --force gives 0\>'"
 expect "kill -9 of a recording: its channel listed as orphaned, removed by lrb-record reset" \
 	"g 'orphan 1 listed 1' && g 'list shows the orphan' && g 'reset exit 0 orphan listed 0' &&
 	 grep -q 'removed channel lrb-record-' '$t/reset.err'"
 expect "kill -9 of a recording: the next recording removes its channel and says so" \
 	"g 'record after a kill exit 0 orphan listed 0' && g 'record said it removed the orphan'"
 expect "a named channel left by a kill: refused (1) with a hint, free after lrb-record reset NAME" \
-	"g 'named channel left by a kill gives 1' && grep -q 'lrb-record reset NAME removes it' '$t/named.err' &&
-	 g 'reset named exit 0' && g 'named channel after reset gives 0' && g 'reset of no channel exit 1' &&
+	"g 'named channel left by a kill gives 1\>' && grep -q 'lrb-record reset NAME removes it' '$t/named.err' &&
+	 g 'reset named exit 0\>' && g 'named channel after reset gives 0\>' && g 'reset of no channel exit 1\>' &&
 	 grep -q 'no_such_channel: no such channel' '$t/reset-bad.err'"
 missing=$(grep -vxFf <(sed -n 's/^    \([^ ]*:[^ ]*\)$/\1/p' "$t/events.txt") "$share/all/available_events" | wc -l)
 expect "lrb-record list events: every event of ftrace's available_events, by system ($missing missing)" \
-	"g 'list events exit 0' && [ -s '$share/all/available_events' ] && [ $missing -eq 0 ] &&
+	"g 'list events exit 0\>' && [ -s '$share/all/available_events' ] && [ $missing -eq 0 ] &&
 	 grep -q '^  sched:$' '$t/events.txt'"
 n=$(babeltrace2 "$t/cat" 2>/dev/null | grep -c 'text = \"cat [0-9]* [0-9]*\"')
 expect "cat of a stream with 1 MiB sub-buffers: whole packets (content rounded up to 8 bytes, not to the sub-buffer) in pieces, babeltrace2 reads all 100 annotations ($n)" \
@@ -406,21 +411,21 @@ expect "lrb-record view without babeltrace2: exit 1, says how to get it" \
 said() { grep -q "LRB-USER: $1" "$log.txt"; }
 bt_count() { babeltrace2 "$1" 2>/dev/null | grep -c " $2: "; }
 expect "dynamic events: removing a kprobe a channel records fails (EBUSY)" \
-	"said 'dynamic remove while recorded exit 1' && ! said 'dynamic: cannot'"
+	"said 'dynamic remove while recorded exit 1\>' && ! said 'dynamic: cannot'"
 expect "dynamic events: removing a uprobe a channel records fails (EBUSY), as a kprobe" \
 	"said 'dynamic remove uprobe while recorded exit 1\$'"
 expect "dynamic events: removing an fprobe, an eprobe or a synthetic event a channel records fails (EBUSY)" \
-	"said 'dynamic remove fprobe while recorded exit 1' &&
-	 said 'dynamic remove eprobe while recorded exit 1' &&
-	 said 'dynamic remove synthetic while recorded exit 1'"
+	"said 'dynamic remove fprobe while recorded exit 1\>' &&
+	 said 'dynamic remove eprobe while recorded exit 1\>' &&
+	 said 'dynamic remove synthetic while recorded exit 1\>'"
 n=$(bt_count "$share/odyn/late" kprobes:dyn_late)
 expect "dynamic events: a kprobe created while a kprobes channel runs is recorded ($n records)" \
-	"said 'dynamic create while recording exit 0' && [ '$n' -ge 5 ]"
+	"said 'dynamic create while recording exit 0\>' && [ '$n' -ge 5 ]"
 n=$(bt_count "$share/all/lrb" kprobes:all_late)
 expect "dynamic events: a kprobe created while an 'all' channel runs is recorded ($n records)" "[ '$n' -gt 0 ]"
 d=$share/odyn/opts
 expect "lrb-record --kprobe, --probe, --function: each probe recorded, all removed after" \
-	"said 'dynamic lrb-record probes exit 0' && said 'dynamic events left: 0' &&
+	"said 'dynamic lrb-record probes exit 0\>' && said 'dynamic events left: 0' &&
 	 [ \$(bt_count $d kprobes:opt_open) -gt 0 ] && [ \$(bt_count $d kprobes:p_vfs_write_0) -gt 0 ] &&
 	 [ \$(bt_count $d kprobes:do_sys_openat2_entry) -gt 0 ] &&
 	 [ \$(bt_count $d kprobes:do_sys_openat2_return) -gt 0 ]"
@@ -429,11 +434,11 @@ expect "lrb-record --kprobe, --probe, --function: each probe recorded, all remov
 n=$(bt_count "$share/trace-dynchurn" 'kprobes:churn_[0-9]*')
 nmi=$(stat lost_nmi "$share/trace-dynchurn/.lrb-stats" 2>/dev/null)
 expect "dynamic events: 100 kprobes created, recorded, disabled and removed while a channel runs ($n records, $nmi lost_nmi); one on exc_nmi refused" \
-	"said 'dynamic churn 100 probes, 0 failures' && said 'record dynamic churn exit 0' &&
-	 said 'dynamic churn kprobe on exc_nmi exit 1' && said 'dynamic churn events left: 0' &&
+	"said 'dynamic churn 100 probes, 0 failures' && said 'record dynamic churn exit 0\>' &&
+	 said 'dynamic churn kprobe on exc_nmi exit 1\>' && said 'dynamic churn events left: 0' &&
 	 [ \$((n + ${nmi:-0})) -ge 100 ] && [ '$n' -gt 0 ]"
 expect "lrb-record --kprobe and --uprobe of a bad definition: exit 1 with ftrace's error" \
-	"said 'dynamic bad kprobe exit 1' && said 'dynamic bad uprobe exit 1' &&
+	"said 'dynamic bad kprobe exit 1\>' && said 'dynamic bad uprobe exit 1\>' &&
 	 grep -q 'trace_kprobe: error: Invalid probed address or symbol' '$log.txt'"
 
 # The function tracer: a glob of nothing refused, a module's functions
@@ -475,7 +480,7 @@ PY
 }
 fa=$(fn_after 2>&1)
 expect "set_ftrace_filter changed while the function tracer and the graph record: both follow it ($fa)" \
-	"said 'function filter change exit 0' && echo '$fa' | grep -q 'ftrace:funcgraph_entry:ksys=[1-9]' &&
+	"said 'function filter change exit 0\>' && echo '$fa' | grep -q 'ftrace:funcgraph_entry:ksys=[1-9]' &&
 	 echo '$fa' | grep -q 'ftrace:function:ksys=[1-9]' && ! echo '$fa' | grep -q ':other='"
 expect "function tracer churn: graph links, an fprobe and a channel made, changed and removed 10 times while they fire" \
 	"said 'function churn 10 rounds, 0 failures, channels left 0, probes left 0'"
@@ -487,7 +492,7 @@ rc=$?
 delivered=$(stat delivered "$d/.lrb-stats" 2>/dev/null) lost=$(stat lost_full "$d/.lrb-stats" 2>/dev/null)
 nfn=$(sed -n 's/^functions: [0-9]* ftrace:function records, \([0-9]*\) functions$/\1/p' "$work/fnall.out")
 expect "function tracer, whole kernel for 2 s: ${delivered:-?} records of ${nfn:-?} functions, ${lost:-?} lost and counted, named by report --symbols" \
-	"[ $rc -eq 0 ] && said 'record function all exit 0' && [ '${lost:-0}' -gt 0 ] &&
+	"[ $rc -eq 0 ] && said 'record function all exit 0\>' && [ '${lost:-0}' -gt 0 ] &&
 	 grep -q '^functions: $delivered ftrace:function records, ' '$work/fnall.out' && [ '${nfn:-0}' -gt 100 ]" ||
 	excerpt 30 "$work/fnall.out"
 "$work/bin/lrb-record" report --symbols "$share/ofn/lrb" >"$work/ofn-symbols.out" 2>&1

@@ -3248,31 +3248,19 @@ static int member_toggles(void)
 	return 0;
 }
 
-/* Append @val to @path; 0 or -errno. */
-static int put_append(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_APPEND), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Root's operations: a kprobe made and removed, the sample module in and out. */
 static double root_op(const char *what)
 {
 	double t = now_ms();
 	int ret = -1;
 
+	/* Without O_TRUNC, a write to dynamic_events adds to it. */
 	if (!strcmp(what, "kprobe")) {
-		ret = put_append(TRACEFS_DIR "/dynamic_events",
-				 "p:kprobes/lrbt_group do_sys_openat2\n");
+		ret = put(TRACEFS_DIR "/dynamic_events",
+			  "p:kprobes/lrbt_group do_sys_openat2\n");
 		if (!ret)
-			ret = put_append(TRACEFS_DIR "/dynamic_events",
-					 "-:kprobes/lrbt_group\n");
+			ret = put(TRACEFS_DIR "/dynamic_events",
+				  "-:kprobes/lrbt_group\n");
 	} else {
 		ret = system("insmod /lib/lrb_sample.ko && rmmod lrb_sample");
 	}
