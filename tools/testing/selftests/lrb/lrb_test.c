@@ -3199,7 +3199,8 @@ TEST_F(chan, stack_filtered_and_off)
 
 /* Shared between the tracing group's member and root, across fork(). */
 struct group_loop {
-	int stop;		/* __atomic: the other process writes it */
+	int stop;		/* __atomic: root tells the member to end */
+	int ready;		/* __atomic: the member's pairs are timed */
 	int toggles;
 	double pair_ms[64];
 	int pairs;
@@ -3240,6 +3241,7 @@ static int member_toggles(void)
 
 	if (toggle_pairs(g, 8))
 		return 1;
+	__atomic_store_n(&g->ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) {
 		if (put(cpath("enable"), "1") || put(cpath("enable"), "0"))
 			return 2;
@@ -3284,8 +3286,8 @@ TEST_F(chan, group_enable_bounded)
 	int ops = 0, status;
 	struct group_loop *g;
 	char opts[64];
+	pid_t pid, done = 0;
 	struct stat st;
-	pid_t pid;
 
 	if (event_id("sched:sched_switch") < 0 ||
 	    event_id("lttng_statedump_start") < 0 ||
@@ -3312,9 +3314,11 @@ TEST_F(chan, group_enable_bounded)
 		_exit(member_toggles());
 	}
 	/* Root's operations while the member toggles (after its pairs). */
-	while (g->pairs < 8 && !waitpid(pid, &status, WNOHANG))
+	while (!__atomic_load_n(&g->ready, __ATOMIC_ACQUIRE) &&
+	       !(done = waitpid(pid, &status, WNOHANG)))
 		usleep(10000);
-	for (t = now_ms(); now_ms() - t < 4000 && g->pairs == 8; ops++) {
+	for (t = now_ms(); now_ms() - t < 4000 &&
+	     __atomic_load_n(&g->ready, __ATOMIC_ACQUIRE); ops++) {
 		double ms = root_op(ops % 4 == 3 &&
 				    !access("/lib/lrb_sample.ko", R_OK) ?
 				    "module" : "kprobe");
@@ -3324,10 +3328,12 @@ TEST_F(chan, group_enable_bounded)
 			worst = ms;
 	}
 	__atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	if (!done)
+		done = waitpid(pid, &status, 0);
 	snprintf(opts, sizeof(opts), "gid=%u,mode=0%o", (unsigned int)st.st_gid,
 		 (unsigned int)(st.st_mode & 07777));
 	ASSERT_EQ(0, mount("nodev", TRACEFS_DIR, NULL, MS_REMOUNT, opts));
+	ASSERT_EQ(pid, done);
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	member_ms = median_ms(g->pair_ms, g->pairs);
