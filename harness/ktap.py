@@ -4,7 +4,8 @@
 Prints a result line (harness/result.sh) per case: 'ok: LABEL: kunit
 SUITE.CASE', 'FAIL: ...' or 'skip: ...'.  A boot that did not reach the
 tests, a suite whose plan does not match its results, or a kernel splat
-(WARNING, BUG, Oops, KASAN, UBSAN, lockdep) is a FAIL line of its own.
+(WARNING, BUG, Oops, KASAN, UBSAN, lockdep, RCU stalls, hung
+tasks, lockups) is a FAIL line of its own.
 Exits 1 after any FAIL line.
 """
 import re
@@ -14,9 +15,13 @@ PREFIX = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+) (\S+)(.*)$')
 PLAN = re.compile(r'^(\s*)1\.\.(\d+)$')
 SUITE = re.compile(r'^(\s*)# Subtest: (\S+)$')
+# The same reports as harness/lib.sh's splat_pattern, RCU stalls as the
+# kernel prints them ("rcu: INFO: rcu_preempt detected stalls on CPUs").
 SPLAT = re.compile(r'(WARNING:|BUG:|Oops|general protection|KASAN:|UBSAN:|'
-                   r'possible recursive locking|circular locking|'
-                   r'Kernel panic|RCU stall|INFO: task .* blocked)')
+                   r'KCSAN:|possible recursive locking|circular locking|'
+                   r'inconsistent lock state|suspicious RCU usage|'
+                   r'rcu: INFO: |detected stalls? on CPU|hard LOCKUP|'
+                   r'workqueue lockup|Kernel panic|INFO: task .* blocked)')
 
 
 def main():

@@ -27,6 +27,9 @@ wait
 for g in a b; do
 	expect "multi-machine: guest $g recorded its trace" \
 		"grep -q 'LRB-MULTI: record exit 0' '$logdir/multi-$g.log' && [ -f '$work/share/trace-$g/metadata' ]"
+	splats "$logdir/multi-$g.log" >"$work/splats-$g"
+	expect "multi-machine: guest $g's console has no kernel splat" \
+		"! grep -qE '^(lrb|other): ' '$work/splats-$g'" || excerpt 3 "$work/splats-$g"
 done
 
 # Merged on real time: babeltrace2 sorts the events of both traces.
@@ -52,7 +55,10 @@ for g in a b; do
 	sed -i 's/^\tabsolute = true;/\tabsolute = false;/' "$work/rel-$g/metadata"
 done
 babeltrace2 "$work/rel-a" "$work/rel-b" >/dev/null 2>"$work/rel.err"
-expect "multi-machine: with absolute = false babeltrace2 refuses to merge them (the clock's UUIDs differ)" \
-	"[ $? -ne 0 ] && [ \$(sed -n 's/^\tuuid = \"\(.*\)\";/\1/p' '$work/share/trace-a/metadata') != \$(sed -n 's/^\tuuid = \"\(.*\)\";/\1/p' '$work/share/trace-b/metadata') ]"
+rc=$?
+ua=$(sed -n 's/^\tuuid = "\(.*\)";/\1/p' "$work/share/trace-a/metadata")
+ub=$(sed -n 's/^\tuuid = "\(.*\)";/\1/p' "$work/share/trace-b/metadata")
+expect "multi-machine: with absolute = false babeltrace2 refuses to merge them (the clock's UUIDs differ: ${ua:-none}, ${ub:-none})" \
+	"[ $rc -ne 0 ] && [ -n '$ua' ] && [ -n '$ub' ] && [ '$ua' != '$ub' ]"
 
 exit "$result_status"

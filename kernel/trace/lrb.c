@@ -256,7 +256,6 @@ static_assert(LRB_ID_EXTENDED == (1 << LRB_ID_BITS) - 1);
 /* Sub-buffers lrb_get_subbuf() tries before it gives up for the call. */
 #define LRB_GET_TRIES	8
 
-static enum cpuhp_state lrb_cpuhp_state;
 static enum cpuhp_state lrb_cpuhp_online;
 
 static __always_inline unsigned long lrb_subbuf_index(const struct lrb_channel *chan,
@@ -1750,7 +1749,7 @@ struct lrb_channel *lrb_channel_create(const struct lrb_config *config)
 	cpus_read_lock();
 	for_each_possible_cpu(cpu)
 		chan->bufs[cpu]->closed = !cpu_online(cpu);
-	ret = cpuhp_state_add_instance_nocalls_cpuslocked(lrb_cpuhp_state,
+	ret = cpuhp_state_add_instance_nocalls_cpuslocked(CPUHP_LRB_PREPARE,
 							  &chan->node);
 	cpus_read_unlock();
 	if (ret)
@@ -1758,7 +1757,8 @@ struct lrb_channel *lrb_channel_create(const struct lrb_config *config)
 	ret = cpuhp_state_add_instance_nocalls(lrb_cpuhp_online,
 					       &chan->online_node);
 	if (ret) {
-		cpuhp_state_remove_instance_nocalls(lrb_cpuhp_state, &chan->node);
+		cpuhp_state_remove_instance_nocalls(CPUHP_LRB_PREPARE,
+						    &chan->node);
 		goto err;
 	}
 	return chan;
@@ -1898,7 +1898,7 @@ void lrb_channel_destroy(struct lrb_channel *chan)
 	lrb_switch_timer_set(chan, 0);
 	cpuhp_state_remove_instance_nocalls(lrb_cpuhp_online,
 					    &chan->online_node);
-	cpuhp_state_remove_instance_nocalls(lrb_cpuhp_state, &chan->node);
+	cpuhp_state_remove_instance_nocalls(CPUHP_LRB_PREPARE, &chan->node);
 	lrb_channel_free(chan);
 }
 EXPORT_SYMBOL_GPL(lrb_channel_destroy);
@@ -1972,6 +1972,11 @@ static int lrb_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
+/*
+ * A fixed state below CPUHP_RCUTREE_PREP, not a dynamic one above it: a
+ * CPU parked at LRB's state (CONFIG_CPU_HOTPLUG_STATE_CONTROL) comes back
+ * up through rcutree_prepare_cpu(), which its RCU callbacks need.
+ */
 static int __init lrb_init(void)
 {
 	int ret;
@@ -1982,11 +1987,7 @@ static int __init lrb_init(void)
 		return ret;
 	lrb_cpuhp_online = ret;
 
-	ret = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN, "trace/lrb:dead",
-				      lrb_cpu_prepare, lrb_cpu_dead);
-	if (ret < 0)
-		return ret;
-	lrb_cpuhp_state = ret;
-	return 0;
+	return cpuhp_setup_state_multi(CPUHP_LRB_PREPARE, "trace/lrb:dead",
+				       lrb_cpu_prepare, lrb_cpu_dead);
 }
 core_initcall(lrb_init);
