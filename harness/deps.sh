@@ -6,7 +6,7 @@ pkgs=("$base_pkg" quilt sparse coccinelle qemu-system-x86 flex bison bc
       libelf-dev libssl-dev libc6-dev busybox-static cpio ccache dwarves babeltrace2
       spin ocaml-nox python3 python3-bt2 gcc make rsync file xz-utils diffstat python3-sphinx
       gcc-aarch64-linux-gnu qemu-system-arm gcc-s390x-linux-gnu qemu-system-misc
-      python3-sphinx-rtd-theme asciidoctor git
+      python3-sphinx-rtd-theme asciidoctor git man-db
       lttng-tools kmod babeltrace python3-babeltrace python3-lttnganalyses)
 missing=()
 for p in "${pkgs[@]}"; do

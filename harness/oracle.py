@@ -1539,7 +1539,7 @@ def tsdl_events(t):
     return evs
 
 
-def cmd_coverage(d):
+def cmd_coverage(d, min_events):
     with open(os.path.join(d, 'available_events')) as f:
         avail = [l.strip() for l in f if l.strip()]
     evs = tsdl_events(tsdl_text(os.path.join(d, 'lrb', 'metadata')))
@@ -1569,6 +1569,8 @@ def cmd_coverage(d):
         why.append('%d fields left opaque' % len(opaque))
     if r.returncode:
         why.append('babeltrace2 exited %d' % r.returncode)
+    if decoded < min_events:
+        why.append('%d events decoded, fewer than %d' % (decoded, min_events))
     if err:
         why.append('babeltrace2 printed %d unexpected stderr lines' % len(err))
     return '; '.join(why)
@@ -1590,7 +1592,7 @@ def main():
             cmd_lttng(d) if cmd == 'lttng' else \
             cmd_filter(d) if cmd == 'filter' else \
             cmd_target(d) if cmd == 'target' else \
-            cmd_stack(d) if cmd == 'stack' else cmd_coverage(d)
+            cmd_stack(d) if cmd == 'stack' else cmd_coverage(d, a.min_events)
     except Exception as e:                  # bt2 raises its own errors too
         why = 'cannot read the inputs: %s: %s' % (type(e).__name__, e)
     print('%s: %s' % ({'compare': 'oracle'}.get(cmd, cmd), 'FAIL: ' + why if why else 'PASS'))

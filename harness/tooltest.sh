@@ -42,7 +42,11 @@ expect "-h and help: the same usage, exit 0" \
 	"[ $rc -eq 0 ] && cmp -s '$work/out' '$work/help' && run help && [ \$rc -eq 0 ] && cmp -s '$work/out' '$work/help'"
 # Every long option of the source is in --help and in the man page.
 opts=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", [a-z_]*argument.*/\1/p' "$src/lrb-record.c" | sort -u)
-man -l "$work/bin/lrb-record.1" >"$work/man.txt" 2>/dev/null || cp "$src/Documentation/lrb-record.txt" "$work/man.txt"
+# The man page as man renders it (man-db, harness/deps.sh): no fallback
+# to its source, which would pass with a page that does not render.
+MANWIDTH=200 man -l "$work/bin/lrb-record.1" >"$work/man.txt" 2>"$work/man.err"
+expect "man renders the man page (exit 0, $(wc -l <"$work/man.txt") lines)" \
+	"[ $? -eq 0 ] && [ -s '$work/man.txt' ]" || excerpt 3 "$work/man.err"
 nohelp= noman=
 for o in $opts; do
 	grep -q -- "--$o\b" "$work/help" || nohelp="$nohelp --$o"

@@ -409,17 +409,18 @@ echo "!$H2" >> $T/events/kprobes/dyn_open_ret/trigger || echo "LRB-USER: dynamic
 echo "!$H1" >> $T/events/kprobes/dyn_open/trigger || echo "LRB-USER: dynamic: cannot remove $H1"
 # An event that a channel records cannot be removed (EBUSY); one created
 # while a channel whose selectors match it runs is recorded.
+# The write error is printed after the status (busybox: "sh: write
+# error: Device or resource busy"): the error, not only its failure.
 lrb-record -q -o $D/late -B odyn_late -e kprobes -e uprobes -e fprobes -e eprobes -e synthetic -- sh -c '
-	echo "-:kprobes/dyn_open" >> /sys/kernel/tracing/dynamic_events
-	echo "LRB-USER: dynamic remove while recorded exit $?"
-	echo "-:uprobes/dyn_bb_start" >> /sys/kernel/tracing/dynamic_events
-	echo "LRB-USER: dynamic remove uprobe while recorded exit $?"
-	echo "-:fprobes/dyn_fread" >> /sys/kernel/tracing/dynamic_events
-	echo "LRB-USER: dynamic remove fprobe while recorded exit $?"
-	echo "-:eprobes/dyn_fork" >> /sys/kernel/tracing/dynamic_events
-	echo "LRB-USER: dynamic remove eprobe while recorded exit $?"
-	echo "!s:synthetic/dyn_open_lat" >> /sys/kernel/tracing/dynamic_events
-	echo "LRB-USER: dynamic remove synthetic while recorded exit $?"
+	rm_dyn() {
+		e=$( { echo "$2" >> /sys/kernel/tracing/dynamic_events; } 2>&1 )
+		echo "LRB-USER: dynamic $1 while recorded exit $? (${e##*: })"
+	}
+	rm_dyn remove "-:kprobes/dyn_open"
+	rm_dyn "remove uprobe" "-:uprobes/dyn_bb_start"
+	rm_dyn "remove fprobe" "-:fprobes/dyn_fread"
+	rm_dyn "remove eprobe" "-:eprobes/dyn_fork"
+	rm_dyn "remove synthetic" "!s:synthetic/dyn_open_lat"
 	echo "p:kprobes/dyn_late vfs_write count=%dx:u64" >> /sys/kernel/tracing/dynamic_events
 	echo "LRB-USER: dynamic create while recording exit $?"
 	sleep 0.3
