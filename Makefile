@@ -18,6 +18,10 @@
 #                 KCSAN kernel; fails on any kernel splat
 #   make bench    lrb_bench in UML (timings) for both sync variants, once
 #                 in the x86_64 guest (functional only), then make lttng
+#   make mutants  MUTANTS="NAME...": every bug of harness/mutants/list (or
+#                 those) applied to a copy, the check meant to catch it
+#                 run and required to FAIL; ends with "mutants: N killed,
+#                 N survived" (kernel mutants: a build and a boot each)
 #   make lttng    LTTng 2.13 and LRB tracing the same workload at once in
 #                 the x86_64 guest: events, losses, bytes per event
 #   make export   copy the files the series creates into the overlay dirs
@@ -27,7 +31,7 @@
 SHELL := /bin/bash
 H := harness
 
-.PHONY: all deps tree build test check export demo clean torture torture-debug sanitize bench lttng
+.PHONY: all deps tree build test check export demo clean torture torture-debug sanitize bench lttng mutants
 
 all: test
 
@@ -66,6 +70,9 @@ sanitize: tree
 		$(H)/build.sh x86_64 $$v >build/log/build-x86_64-$$v.log 2>&1 || { tail -20 build/log/build-x86_64-$$v.log; exit 1; }; \
 		LRB_BOOT_TIMEOUT=2700 $(H)/usertest.sh $$v | tee build/log/sanitize-$$v.log | grep -E '^(FAIL|[0-9]+ passed)'; \
 		[ "$${PIPESTATUS[0]}" -eq 0 ] || fail=1; done; exit $$fail
+
+mutants: tree
+	@$(H)/mutants.sh $(MUTANTS)
 
 bench: tree
 	@$(H)/bench.sh

@@ -162,4 +162,8 @@ htmldocs_lrb() {
 }
 check "make SPHINXDIRS=trace htmldocs: no warning on LRB files" htmldocs_lrb
 stage "Promela model" model_checks
+# Every mutant of harness/mutants/list killed by the check it names: the
+# checks of make test can fail (a kernel build and a boot per kernel
+# mutant: not in CI).
+stage mutants check "make mutants: every mutant killed by its check (harness/mutants/list)" "$here/mutants.sh"
 echo "== total: $(($(date +%s) - t_all)) s"

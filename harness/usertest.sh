@@ -444,6 +444,26 @@ expect "lrb-record --kprobe, --probe, --function: each probe recorded, all remov
 	 [ \$(bt_count $d kprobes:opt_open) -gt 0 ] && [ \$(bt_count $d kprobes:p_vfs_write_0) -gt 0 ] &&
 	 [ \$(bt_count $d kprobes:do_sys_openat2_entry) -gt 0 ] &&
 	 [ \$(bt_count $d kprobes:do_sys_openat2_return) -gt 0 ]"
+# A kprobe's stacks come from the hit's registers: the first address of
+# each is in the probed function (by the guest's kallsyms, DIR/.kallsyms),
+# not in the kprobe machinery above it.
+kstack=$(python3 - "$share/odyn/kstack" <<'PY'
+import bisect, re, subprocess, sys
+d = sys.argv[1]
+syms = sorted((int(f[0], 16), f[2]) for f in
+              (l.split() for l in open(d + '/.kallsyms')) if f[1] in 'tT')
+addrs = [a for a, _ in syms]
+out = subprocess.run(['babeltrace2', d], capture_output=True, text=True).stdout
+first = [int(m, 0) for m in
+         re.findall(r'kernel_stack: .*?ips = \[ \[0\] = (0x[0-9a-fA-F]+|[0-9]+)', out)]
+names = [syms[bisect.bisect_right(addrs, a) - 1][1] for a in first]
+other = sorted(set(n for n in names if n != 'do_sys_openat2'))
+print(len(names), names.count('do_sys_openat2'), ' '.join(other[:3]) or '-')
+PY
+)
+read -r n_st n_in other_st <<<"${kstack:-0 0 -}"
+expect "kernel stacks of a kprobe start in the probed function, do_sys_openat2 ($n_in of $n_st stacks; elsewhere: $other_st)" \
+	"said 'dynamic kprobe stack exit 0\>' && [ '$n_st' -gt 0 ] && [ '$n_in' -eq '$n_st' ]"
 # A kprobe is hit from its breakpoint, NMI context, until it is optimized:
 # with LRB_SYNC_IRQOFF those hits are counted lost_nmi.
 n=$(bt_count "$share/trace-dynchurn" 'kprobes:churn_[0-9]*')

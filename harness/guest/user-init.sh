@@ -436,6 +436,13 @@ lrb-record -q -o $D/opts -B odyn_opts --kprobe 'p:kprobes/opt_open do_sys_openat
 	--probe vfs_write --function do_sys_openat2 -- sh -c 'sleep 0.3; echo x > /dev/null; cat /proc/self/stat > /dev/null'
 echo "LRB-USER: dynamic lrb-record probes exit $?"
 echo "LRB-USER: dynamic events left: $(grep -c . $T/dynamic_events)"
+# A kprobe's kernel stack starts in the probed function, taken from the
+# hit's registers as ftrace takes it: no frame of the kprobe machinery.
+echo 'p:kprobes/kstack_open do_sys_openat2' >> $T/dynamic_events
+lrb-record -q -o $D/kstack -B odyn_kstack -e kprobes:kstack_open --stack=4 \
+	-- cat /proc/self/stat >/dev/null
+echo "LRB-USER: dynamic kprobe stack exit $?"
+echo '-:kprobes/kstack_open' >> $T/dynamic_events
 lrb-record -q -o $D/bad -B odyn_bad --kprobe 'p:kprobes/bad no_such_symbol_xyz' -- true
 echo "LRB-USER: dynamic bad kprobe exit $?"
 lrb-record -q -o $D/bad2 -B odyn_bad --uprobe 'p:uprobes/bad /no/such/file:0x10' -- true

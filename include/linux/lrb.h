@@ -807,10 +807,12 @@ void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot);
 
 #ifdef CONFIG_LRB_DYNAMIC_EVENTS
 /* For the providers of dynamic events (kernel/trace/lrb_trace_events.c). */
+struct pt_regs;
 struct trace_event_call;
 
 void *lrb_trace_event_get(struct trace_event_call *call, size_t len);
-void lrb_trace_event_put(struct trace_event_call *call, void *entry);
+void lrb_trace_event_put(struct trace_event_call *call, void *entry,
+			 struct pt_regs *regs);
 #endif
 
 #endif /* _LINUX_LRB_H */

@@ -69,6 +69,19 @@ struct lrb_events_owner {
 	bool common;
 };
 
+/* The functions of a probe's path whose frames a stack leaves out. */
+#define LRB_STACK_SKIP_FNS	4
+
+/**
+ * struct lrb_code - the text of a function
+ * @start: its first byte.
+ * @end: the byte after its last; @start if unknown.
+ */
+struct lrb_code {
+	unsigned long start;
+	unsigned long end;
+};
+
 /**
  * struct lrb_event_link - an event selected by a channel
  * @ev: the event.
@@ -90,6 +103,9 @@ struct lrb_events_owner {
  * @ignore: the owner's @ignore: a writer checks it before it reserves.
  * @stack: the most kernel stack addresses to record after each record,
  *	0 for none: set with a release (lrb_stack.c).
+ * @stack_skip: the code of its probe, of the probe's writers and of its
+ *	tracepoint's iterator, whose frames its stacks leave out
+ *	(lrb_stack_skip_set()).
  * @common: the records of a trace event begin with ftrace's common fields
  *	(lrb_events_common()), while the link runs.
  */
@@ -107,6 +123,7 @@ struct lrb_event_link {
 	void __rcu *filter;
 	bool __percpu *ignore;
 	unsigned int stack;
+	struct lrb_code stack_skip[LRB_STACK_SKIP_FNS];
 	bool common;
 };
 
@@ -178,7 +195,9 @@ static inline void lrb_target_release(struct lrb_events_owner *o) { }
 
 #ifdef CONFIG_LRB_TRACE_EVENTS
 int lrb_stack_alloc(void);
-void lrb_stack_write(struct lrb_event_link *l);
+void lrb_stack_skip_set(struct lrb_event_link *l, const void *const *fns,
+			unsigned int n);
+void lrb_stack_write(struct lrb_event_link *l, struct pt_regs *regs);
 #else
 static inline int lrb_stack_alloc(void)
 {

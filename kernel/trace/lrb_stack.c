@@ -15,8 +15,14 @@
  * full before the interrupted writer goes on, so the pairs nest.
  *
  * The first address is the return address into the function that hit
- * the tracepoint: the frames of the probe (lrb_*) and of the tracepoint's
- * iterator (__traceiter_*), if it has one, are left out. A record is
+ * the tracepoint: the frames of LRB's write path, of the link's probe and
+ * of the tracepoint's iterator, if it has one, are left out. Their code
+ * is looked up in kallsyms once, when the link starts
+ * (lrb_stack_skip_set()), so a record only compares addresses: no name
+ * lookup in the probe, which may run in an NMI. The stack of a probe hit
+ * that has registers (a kprobe's, an fprobe's) is taken from them, as
+ * ftrace takes it: it starts at the probed instruction. Without kallsyms
+ * nothing is known to skip, and the probe's frames stay. A record is
  * written only for a record the channel took: one a filter refused, or
  * the channel lost, has none.
  *
@@ -55,12 +61,10 @@ struct lrb_stack_record {
  * @depth: arrays in use; only this CPU's writers change it, each one
  *	restoring it.
  * @ips: one array per level of nesting.
- * @sym: the name of a frame being looked at, per level.
  */
 struct lrb_stack_cpu {
 	unsigned int depth;
 	unsigned long ips[LRB_NESTING_MAX][LRB_STACK_SAVE];
-	char sym[LRB_NESTING_MAX][KSYM_NAME_LEN];
 };
 
 /* Made for the first stack asked for and kept. */
@@ -128,22 +132,71 @@ int lrb_stack_alloc(void)
 	return lrb_stack_ev.id;
 }
 
-/* Is @ip in a function of the probe's path, or a tracepoint's iterator? */
-static bool lrb_stack_is_probe(unsigned long ip, char *sym)
+/* LRB's own frames above a probe, looked up once (lrb_stack_init()). */
+static struct lrb_code lrb_stack_own[2] __ro_after_init;
+
+/* The code of the function at @fn, by kallsyms; empty if unknown. */
+static void lrb_code_set(struct lrb_code *c, const void *fn)
 {
-	if (lookup_symbol_name(ip, sym))
-		return false;
-	return str_has_prefix(sym, "lrb_") || str_has_prefix(sym, "__traceiter_");
+	unsigned long ip = (unsigned long)fn, size, off;
+
+	c->start = 0;
+	c->end = 0;
+	if (fn && kallsyms_lookup_size_offset(ip, &size, &off)) {
+		c->start = ip - off;
+		c->end = c->start + size;
+	}
+}
+
+static bool lrb_code_has(const struct lrb_code *c, unsigned long ip)
+{
+	return ip - c->start < c->end - c->start;
+}
+
+/**
+ * lrb_stack_skip_set() - the code whose frames a link's stacks leave out
+ * @l: the link, starting.
+ * @fns: the functions between the function that hit the event and
+ *	lrb_trace_event_commit(): the probe, the writers it calls, the
+ *	tracepoint's iterator (which calls the probe when the tracepoint
+ *	has more than one or no static call); NULL entries are ignored.
+ * @n: how many, at most LRB_STACK_SKIP_FNS.
+ *
+ * In process context, before @l runs: their bounds are looked up here,
+ * once, so that lrb_stack_write() compares addresses only.
+ */
+void lrb_stack_skip_set(struct lrb_event_link *l, const void *const *fns,
+			unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < LRB_STACK_SKIP_FNS; i++)
+		lrb_code_set(&l->stack_skip[i], i < n ? fns[i] : NULL);
+}
+
+/* Is @ip in LRB's write path, or in @l's probe path? */
+static bool lrb_stack_is_probe(const struct lrb_event_link *l,
+			       unsigned long ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lrb_stack_own); i++)
+		if (lrb_code_has(&lrb_stack_own[i], ip))
+			return true;
+	for (i = 0; i < LRB_STACK_SKIP_FNS; i++)
+		if (lrb_code_has(&l->stack_skip[i], ip))
+			return true;
+	return false;
 }
 
 /* The frames above the function that hit the tracepoint. */
-static unsigned int lrb_stack_skip(const unsigned long *ips, unsigned int nr,
-				   char *sym)
+static unsigned int lrb_stack_skip(const struct lrb_event_link *l,
+				   const unsigned long *ips, unsigned int nr)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr && i < LRB_STACK_SKIP_MAX; i++)
-		if (!lrb_stack_is_probe(ips[i], sym))
+		if (!lrb_stack_is_probe(l, ips[i]))
 			break;
 	return i;
 }
@@ -170,11 +223,14 @@ static void lrb_stack_commit(struct lrb_event_link *l, const unsigned long *ips,
 /**
  * lrb_stack_write() - record the kernel stack of the record just committed
  * @l: the link whose record it was, with a stack depth.
+ * @regs: the registers of the probe hit that wrote it (a kprobe's, an
+ *	fprobe's), from which its stack is taken; NULL for the probe of a
+ *	tracepoint, whose stack starts at the function that hit it.
  *
  * Called by the event's probe, in the context of its tracepoint; at most
  * @l's depth of addresses.
  */
-noinline void lrb_stack_write(struct lrb_event_link *l)
+noinline void lrb_stack_write(struct lrb_event_link *l, struct pt_regs *regs)
 {
 	unsigned int d, nr, skip;
 	struct lrb_stack_cpu *c;
@@ -196,8 +252,13 @@ noinline void lrb_stack_write(struct lrb_event_link *l)
 	WRITE_ONCE(c->depth, d + 1);
 	barrier();
 	ips = c->ips[d];
-	nr = stack_trace_save(ips, LRB_STACK_SAVE, 0);
-	skip = lrb_stack_skip(ips, nr, c->sym[d]);
+	if (regs) {
+		nr = stack_trace_save_regs(regs, ips, LRB_STACK_SAVE, 0);
+		skip = 0;
+	} else {
+		nr = stack_trace_save(ips, LRB_STACK_SAVE, 0);
+		skip = lrb_stack_skip(l, ips, nr);
+	}
 	lrb_stack_commit(l, ips + skip,
 			 min(nr - skip, READ_ONCE(l->stack)));
 	barrier();
@@ -207,6 +268,9 @@ noinline void lrb_stack_write(struct lrb_event_link *l)
 static int __init lrb_stack_init(void)
 {
 	int ret = lrb_event_register(&lrb_stack_ev);
+
+	lrb_code_set(&lrb_stack_own[0], lrb_stack_write);
+	lrb_code_set(&lrb_stack_own[1], lrb_trace_event_commit);
 
 	if (ret)
 		pr_warn("lrb: kernel_stack not registered: %d\n", ret);

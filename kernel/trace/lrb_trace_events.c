@@ -339,7 +339,7 @@ void lrb_trace_event_commit(void *data, void *entry, struct lrb_slot *slot)
 	lrb_commit(slot);
 	/* After the record it belongs to, which the channel took. */
 	if (unlikely(READ_ONCE(l->stack)))
-		lrb_stack_write(l);
+		lrb_stack_write(l, NULL);
 }
 EXPORT_SYMBOL_GPL(lrb_trace_event_commit);
 
@@ -891,12 +891,15 @@ static int lrb_te_start(struct lrb_event_link *l)
 {
 	struct trace_event_call *call = to_te(l->ev)->call;
 	void *lttng = lrb_te_lttng_probe(l);
+	const void *probe[] = { lttng ?: call->class->lrb_probe,
+				call->tp->iterator };
 
 	if (lrb_te_check_filter(l))
 		return -EOPNOTSUPP;
 
 	l->lttng_prios = lrb_te_lttng_prios(l);
 	l->lttng_rwbs = lrb_te_lttng_rwbs(l);
+	lrb_stack_skip_set(l, probe, ARRAY_SIZE(probe));
 	if (lttng)
 		return tracepoint_probe_register(call->tp, lttng, l);
 	return tracepoint_probe_register(call->tp, call->class->lrb_probe, l);
@@ -969,6 +972,8 @@ static int lrb_te_dyn_start(struct lrb_event_link *l)
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
+	/* Without registers, a stack starts at the provider's handler. */
+	lrb_stack_skip_set(l, (const void *[]){ lrb_trace_event_put }, 1);
 	if (!list_empty(&l->ev->links))
 		return 0;
 	ret = lrb_te_scratch_alloc();
@@ -1072,9 +1077,12 @@ EXPORT_SYMBOL_GPL(lrb_trace_event_get);
 /*
  * Write @entry, @len bytes, into @l's channel if it takes it: from its
  * first field on if the channel does not record the common fields.
+ * Inlined: a kernel stack taken without registers leaves out the frame
+ * of lrb_trace_event_put() only (lrb_te_dyn_start()).
  */
-static void lrb_te_dyn_write(struct lrb_event_link *l, void *entry,
-			     size_t len)
+static __always_inline void lrb_te_dyn_write(struct lrb_event_link *l,
+					     void *entry, size_t len,
+					     struct pt_regs *regs)
 {
 	struct lrb_slot slot __uninitialized;	/* lrb_reserve() fills it */
 	size_t skip = lrb_link_skip(l);
@@ -1093,19 +1101,22 @@ static void lrb_te_dyn_write(struct lrb_event_link *l, void *entry,
 	lrb_commit(&slot);
 	/* After the record it belongs to, which the channel took. */
 	if (unlikely(READ_ONCE(l->stack)))
-		lrb_stack_write(l);
+		lrb_stack_write(l, regs);
 }
 
 /**
  * lrb_trace_event_put() - write a dynamic event's record into its channels
  * @call: the event of lrb_trace_event_get().
  * @entry: the entry it returned, filled.
+ * @regs: the kernel registers of the probe hit, which kernel stacks start
+ *	from (a kprobe's, an fprobe's), or NULL (a uprobe's are the user's).
  *
  * Each channel that records the event, targets its task and whose filter
  * takes it gets a copy, up to the end of its data (lrb_te_used()); the
  * scratch entry is given back.
  */
-void lrb_trace_event_put(struct trace_event_call *call, void *entry)
+void lrb_trace_event_put(struct trace_event_call *call, void *entry,
+			 struct pt_regs *regs)
 {
 	struct lrb_te_scratch *s = this_cpu_ptr(lrb_te_scratch);
 	unsigned int d = s->depth - 1;
@@ -1114,7 +1125,7 @@ void lrb_trace_event_put(struct trace_event_call *call, void *entry)
 	struct lrb_event_link *l;
 
 	list_for_each_entry_rcu(l, &ev->links, ev_node)
-		lrb_te_dyn_write(l, entry, len);
+		lrb_te_dyn_write(l, entry, len, regs);
 	/* Done with the entry: a later interrupt may take it again. */
 	barrier();
 	WRITE_ONCE(s->depth, d);
@@ -1391,12 +1402,28 @@ out:
 	preempt_enable_notrace();
 }
 
+/* The frames a stack of a system call event leaves out. */
+static void lrb_sc_stack_skip_set(struct lrb_event_link *l)
+{
+	const void *enter[] = { lrb_sys_enter, lrb_sc_enter_write,
+				lrb_sc_enter_write_lttng,
+				__tracepoint_sys_enter.iterator };
+	const void *exit[] = { lrb_sys_exit, lrb_sc_exit_write,
+			       __tracepoint_sys_exit.iterator };
+
+	if (to_te(l->ev)->call->class == &event_class_syscall_enter)
+		lrb_stack_skip_set(l, enter, ARRAY_SIZE(enter));
+	else
+		lrb_stack_skip_set(l, exit, ARRAY_SIZE(exit));
+}
+
 static int lrb_sc_start(struct lrb_event_link *l)
 {
 	int ret;
 
 	if (lrb_te_check_filter(l))
 		return -EOPNOTSUPP;
+	lrb_sc_stack_skip_set(l);
 	if (lrb_sc_links++)
 		return 0;
 	ret = register_trace_sys_enter(lrb_sys_enter, NULL);
