@@ -46,11 +46,11 @@
 # Every file a kernel mutant or a planted bug changes is copied and its
 # object removed before each build (build.sh does it for the patches of its
 # planted/ dir: here all of them), and the objects of the files that only
-# mutants change are removed after each mutant, so that test.sh's planted
-# builds never link one.  A kernel mutant may change a header only if a
-# planted bug changes it too (include/linux/lrb.h): its dependents are then
-# compiled again by every planted build.  Not to be run while make test
-# builds or boots planted kernels.
+# mutants change are removed after each mutant, so that no later planted
+# build links one.  A kernel mutant may change a header only if a planted
+# bug changes it too (include/linux/lrb.h): its dependents are then
+# compiled again by every planted build.  One run at a time: the mutants
+# share build/out/x86_64-planted.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
