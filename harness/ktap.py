@@ -58,7 +58,7 @@ def expected_cases(source, opts):
     return names
 
 
-def check_expected(results, source, config, label):
+def check_expected(results, source, config):
     """Problems of RESULTS against the cases SOURCE and CONFIG expect."""
     opts = config_options(config)
     want = expected_cases(source, opts)
@@ -160,8 +160,7 @@ def main():
     elif not any('LRB-INIT: reached' in l for l in lines):
         problems.append('the guest did not reach /init after the tests')
     if len(sys.argv) > 4:
-        results, more = check_expected(results, sys.argv[3], sys.argv[4],
-                                       label)
+        results, more = check_expected(results, sys.argv[3], sys.argv[4])
         problems += more
     results += ['FAIL: %s: %s' % (label, p) for p in problems]
     for r in results:
